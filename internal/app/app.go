@@ -1,0 +1,122 @@
+// Package app assembles docsd from its configuration: database, services and HTTP server.
+// Tests boot the real program through it on port 0 with a temporary database.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"docsd/internal/account"
+	"docsd/internal/clock"
+	"docsd/internal/config"
+	"docsd/internal/httpapi"
+	"docsd/internal/ids"
+	"docsd/internal/org"
+	"docsd/internal/paging"
+	"docsd/internal/store"
+)
+
+// Options are what a caller may inject besides the configuration.
+type Options struct {
+	Log   *slog.Logger // default: discard
+	Clock clock.Clock  // default: the real clock
+}
+
+// App is a running docsd.
+type App struct {
+	Config   config.Config
+	Log      *slog.Logger
+	Clock    clock.Clock
+	DB       *store.DB
+	Accounts *account.Service
+	Orgs     *org.Service
+	Cursors  *paging.Codec
+
+	BaseURL  string
+	listener net.Listener
+	http     *http.Server
+}
+
+// Open connects to the database, applies migrations and builds the services.
+func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
+	a := &App{Config: cfg, Log: opts.Log, Clock: opts.Clock}
+	if a.Log == nil {
+		a.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if a.Clock == nil {
+		a.Clock = clock.Real{}
+	}
+	db, err := store.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	a.DB = db
+	if err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	key, err := db.Setting(ctx, "cursor_key", ids.Secret)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	a.Cursors = paging.NewCodec([]byte(key))
+	a.Accounts = account.NewService(store.Accounts{DB: db}, a.Clock)
+	a.Orgs = org.NewService(store.Orgs{DB: db}, a.Clock)
+	return a, nil
+}
+
+// Listen binds the configured address and builds the HTTP server. The base URL is derived
+// from the bound address when none is configured.
+func (a *App) Listen() error {
+	ln, err := net.Listen("tcp", a.Config.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", a.Config.Addr, err)
+	}
+	a.listener = ln
+	a.BaseURL = a.Config.BaseURLFor(ln.Addr().String())
+	api := httpapi.New(httpapi.Deps{
+		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, Cursors: a.Cursors,
+		Accounts: a.Accounts, Orgs: a.Orgs, Ready: a.DB.Ping,
+	})
+	a.http = &http.Server{
+		Handler:           api,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		WriteTimeout:      5 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(a.Log.Handler(), slog.LevelWarn),
+	}
+	return nil
+}
+
+// Addr is the address the server listens on.
+func (a *App) Addr() string { return a.listener.Addr().String() }
+
+// Serve answers requests until ctx is cancelled, then drains in-flight requests.
+func (a *App) Serve(ctx context.Context) error {
+	errc := make(chan error, 1)
+	go func() { errc <- a.http.Serve(a.listener) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	err := a.http.Shutdown(shutdownCtx)
+	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	return err
+}
+
+// Close releases the database.
+func (a *App) Close() error { return a.DB.Close() }

@@ -1,0 +1,151 @@
+// Package config builds docsd's typed configuration from flags and DOCSD_* environment
+// variables (flags win), with defaults and validation.
+package config
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Config is everything the server and the admin commands need to know.
+type Config struct {
+	Addr              string     // listen address
+	DataDir           string     // where SQLite and local file bytes live
+	DatabaseURL       string     // postgres://… or a SQLite path; empty means SQLite in DataDir
+	BaseURL           string     // public base URL used in every `urls` field
+	FetchAllowPrivate bool       // outbound fetches may reach loopback and private addresses
+	MaxBodyBytes      int64      // cap on request bodies
+	LogLevel          slog.Level // minimum level of log lines
+}
+
+// Defaults are the values used when neither a flag nor the environment sets one.
+func Defaults() Config {
+	return Config{
+		Addr:         "127.0.0.1:8080",
+		DataDir:      "./docsd-data",
+		MaxBodyBytes: 32 << 20,
+		LogLevel:     slog.LevelInfo,
+	}
+}
+
+// Flags binds the configuration to a flag set whose defaults come from the environment.
+// Subcommands may add flags of their own to FlagSet before calling Parse.
+type Flags struct {
+	FlagSet      *flag.FlagSet
+	cfg          Config
+	getenv       func(string) string
+	logLevel     string
+	allowPrivate string
+}
+
+// NewFlags registers the common flags; out receives -h output.
+func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
+	f := &Flags{cfg: Defaults(), getenv: getenv, FlagSet: flag.NewFlagSet(name, flag.ContinueOnError)}
+	fs, c := f.FlagSet, &f.cfg
+	fs.SetOutput(out)
+	env := func(key, def string) string {
+		if v := getenv(key); v != "" {
+			return v
+		}
+		return def
+	}
+	fs.StringVar(&c.Addr, "addr", env("DOCSD_ADDR", c.Addr), "listen address (DOCSD_ADDR)")
+	fs.StringVar(&c.DataDir, "data-dir", env("DOCSD_DATA_DIR", c.DataDir), "data directory (DOCSD_DATA_DIR)")
+	fs.StringVar(&c.DatabaseURL, "database-url", env("DOCSD_DATABASE_URL", ""), "postgres:// URL or SQLite file; default SQLite in the data directory (DOCSD_DATABASE_URL)")
+	fs.StringVar(&c.BaseURL, "base-url", env("DOCSD_BASE_URL", ""), "public base URL; default derived from the listen address (DOCSD_BASE_URL)")
+	fs.StringVar(&f.allowPrivate, "fetch-allow-private", env("DOCSD_FETCH_ALLOW_PRIVATE", "false"), "let outbound fetches reach loopback and private addresses (DOCSD_FETCH_ALLOW_PRIVATE)")
+	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest accepted request body in bytes (DOCSD_MAX_BODY_BYTES)")
+	fs.StringVar(&f.logLevel, "log-level", env("DOCSD_LOG_LEVEL", "info"), "debug, info, warn or error (DOCSD_LOG_LEVEL)")
+	return f
+}
+
+// Parse reads args and returns the validated configuration.
+func (f *Flags) Parse(args []string) (Config, error) {
+	c := &f.cfg
+	if v := f.getenv("DOCSD_MAX_BODY_BYTES"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return *c, fmt.Errorf("DOCSD_MAX_BODY_BYTES: %w", err)
+		}
+		c.MaxBodyBytes = n
+	}
+	if err := f.FlagSet.Parse(args); err != nil {
+		return *c, err
+	}
+	if f.FlagSet.NArg() > 0 {
+		return *c, fmt.Errorf("unexpected arguments: %v", f.FlagSet.Args())
+	}
+	b, err := strconv.ParseBool(f.allowPrivate)
+	if err != nil {
+		return *c, fmt.Errorf("fetch-allow-private: want true or false, got %q", f.allowPrivate)
+	}
+	c.FetchAllowPrivate = b
+	if err := c.LogLevel.UnmarshalText([]byte(f.logLevel)); err != nil {
+		return *c, fmt.Errorf("log-level: %w", err)
+	}
+	return *c, c.finish()
+}
+
+// Load is NewFlags followed by Parse, for commands without flags of their own.
+func Load(name string, args []string, getenv func(string) string, out io.Writer) (Config, error) {
+	return NewFlags(name, getenv, out).Parse(args)
+}
+
+// finish fills derived values and validates.
+func (c *Config) finish() error {
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		return fmt.Errorf("addr %q: %w", c.Addr, err)
+	}
+	if c.DatabaseURL == "" {
+		c.DatabaseURL = filepath.Join(c.DataDir, "docsd.db")
+	}
+	if c.BaseURL != "" {
+		u, err := url.Parse(c.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("base-url %q: must be an absolute http(s) URL", c.BaseURL)
+		}
+		c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	}
+	if c.MaxBodyBytes <= 0 {
+		return fmt.Errorf("max-body-bytes must be positive")
+	}
+	return nil
+}
+
+// BaseURLFor returns the base URL, derived from the address actually listened on when none
+// was configured (so port 0 in tests still yields working URLs).
+func (c Config) BaseURLFor(listenAddr string) string {
+	if c.BaseURL != "" {
+		return c.BaseURL
+	}
+	host, port, err := net.SplitHostPort(listenAddr)
+	if err != nil {
+		return "http://" + listenAddr
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+// Redacted is the configuration as it may be logged: no passwords.
+func (c Config) Redacted() map[string]any {
+	dbURL := c.DatabaseURL
+	if u, err := url.Parse(dbURL); err == nil && u.User != nil {
+		if _, has := u.User.Password(); has {
+			u.User = url.UserPassword(u.User.Username(), "REDACTED")
+			dbURL = u.String()
+		}
+	}
+	return map[string]any{
+		"addr": c.Addr, "dataDir": c.DataDir, "databaseURL": dbURL, "baseURL": c.BaseURL,
+		"fetchAllowPrivate": c.FetchAllowPrivate, "maxBodyBytes": c.MaxBodyBytes, "logLevel": c.LogLevel.String(),
+	}
+}

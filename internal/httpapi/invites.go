@@ -1,0 +1,3 @@
+package httpapi
+
+func (s *Server) inviteRoutes() {}

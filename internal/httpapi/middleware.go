@@ -1,0 +1,95 @@
+package httpapi
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"docsd/internal/apperr"
+	"docsd/internal/ids"
+)
+
+type requestIDKey struct{}
+
+func requestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+// statusRecorder remembers what was written, for logs and metrics.
+type statusRecorder struct {
+	http.ResponseWriter
+	status      int
+	bytes       int
+	wroteHeader bool
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if !s.wroteHeader {
+		s.status = code
+		s.wroteHeader = true
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if !s.wroteHeader {
+		s.WriteHeader(http.StatusOK)
+	}
+	n, err := s.ResponseWriter.Write(b)
+	s.bytes += n
+	return n, err
+}
+
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// outer wraps every request: request id, body cap, panic recovery, metrics and a log line.
+func (s *Server) outer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rid := r.Header.Get("X-Request-Id")
+		if rid == "" || len(rid) > 64 {
+			rid = ids.Random(16)
+		}
+		w.Header().Set("X-Request-Id", rid)
+		ctx := context.WithValue(r.Context(), requestIDKey{}, rid)
+		r = r.WithContext(ctx)
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, s.maxBody)
+		}
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.log.ErrorContext(ctx, "panic", "panic", fmt.Sprint(p), "stack", string(debug.Stack()), "requestId", rid)
+				if !rec.wroteHeader {
+					writeError(rec, r, s.log, apperr.New(apperr.Internal, "panic"))
+				}
+			}
+			elapsed := time.Since(start)
+			route := r.Pattern
+			if route == "" {
+				route = "unmatched"
+			}
+			s.metrics.observe(route, r.Method, rec.status, elapsed)
+			if s.log.Enabled(ctx, slog.LevelInfo) {
+				s.log.LogAttrs(ctx, slog.LevelInfo, "request",
+					slog.String("requestId", rid),
+					slog.String("method", r.Method),
+					slog.String("path", r.URL.Path),
+					slog.String("route", route),
+					slog.Int("status", rec.status),
+					slog.Int("bytes", rec.bytes),
+					slog.String("duration", strconv.FormatFloat(float64(elapsed.Microseconds())/1000, 'f', 3, 64)+"ms"),
+				)
+			}
+		}()
+		next.ServeHTTP(rec, r)
+	})
+}

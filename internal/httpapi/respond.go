@@ -1,0 +1,77 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"docsd/internal/apperr"
+)
+
+// writeJSON renders v with status.
+func writeJSON(w http.ResponseWriter, status int, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, err = w.Write(append(b, '\n'))
+	if err != nil {
+		return errResponseWritten
+	}
+	return nil
+}
+
+// errResponseWritten tells the error renderer that the response is already under way.
+var errResponseWritten = errors.New("response already written")
+
+// ok answers 200 with v.
+func ok(w http.ResponseWriter, v any) error { return writeJSON(w, http.StatusOK, v) }
+
+// created answers 201 with v and a Location header.
+func created(w http.ResponseWriter, location string, v any) error {
+	if location != "" {
+		w.Header().Set("Location", location)
+	}
+	return writeJSON(w, http.StatusCreated, v)
+}
+
+// noContent answers 204.
+func noContent(w http.ResponseWriter) error {
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+type errorBody struct {
+	Error errorDetail `json:"error"`
+}
+
+type errorDetail struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+// writeError renders err as the API's error body. Application errors show their message;
+// anything else is logged with the request id and shown as a bare 500.
+func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	if errors.Is(err, errResponseWritten) {
+		return
+	}
+	var maxErr *http.MaxBytesError
+	if errors.As(err, &maxErr) {
+		err = apperr.New(apperr.TooLarge, "request body: must be at most %d bytes", maxErr.Limit)
+	}
+	e, isApp := apperr.As(err)
+	if !isApp || e.Code == apperr.Internal {
+		log.ErrorContext(r.Context(), "request failed", "err", err, "requestId", requestID(r.Context()))
+		e = apperr.New(apperr.Internal, "internal error (request id %s)", requestID(r.Context()))
+	}
+	status := e.Status()
+	if rec, ok := w.(*statusRecorder); ok && rec.wroteHeader {
+		return
+	}
+	writeJSON(w, status, errorBody{Error: errorDetail{Code: status, Message: e.Message}})
+}

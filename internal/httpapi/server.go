@@ -1,0 +1,163 @@
+// Package httpapi is docsd's HTTP surface: routing, middleware, request decoding, the error
+// body, and one file of thin handlers per resource group.
+package httpapi
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"docsd/internal/account"
+	"docsd/internal/apperr"
+	"docsd/internal/auth"
+	"docsd/internal/org"
+	"docsd/internal/paging"
+	"docsd/internal/wire"
+)
+
+// Deps are what the HTTP layer needs from the rest of the program.
+type Deps struct {
+	Log          *slog.Logger
+	BaseURL      string
+	MaxBodyBytes int64
+	Cursors      *paging.Codec
+	Accounts     *account.Service
+	Orgs         *org.Service
+	// Ready reports whether the server can serve traffic (the database answers).
+	Ready func(ctx context.Context) error
+}
+
+// Server routes requests to handlers.
+type Server struct {
+	Deps
+	log     *slog.Logger
+	mux     *http.ServeMux
+	maxBody int64
+	urls    wire.URLs
+	metrics *metrics
+	handler http.Handler
+}
+
+// handlerFunc is a handler that returns its error for the server to render.
+type handlerFunc func(w http.ResponseWriter, r *http.Request, c auth.Caller) error
+
+// New builds the server and registers every route.
+func New(d Deps) *Server {
+	s := &Server{Deps: d, log: d.Log, mux: http.NewServeMux(), maxBody: d.MaxBodyBytes,
+		urls: wire.URLs{Base: d.BaseURL}, metrics: newMetrics()}
+	s.mux.Handle("GET /metrics", s.metrics.handler())
+	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	s.mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := s.Ready(ctx); err != nil {
+			writeError(w, r, s.log, apperr.New(apperr.Unavailable, "not ready: database unavailable"))
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	})
+	s.userRoutes()
+	s.orgRoutes()
+	s.memberRoutes()
+	s.teamRoutes()
+	s.samlRoutes()
+	s.inviteRoutes()
+	s.agentRoutes()
+	s.handler = s.outer(http.HandlerFunc(s.dispatch))
+	return s
+}
+
+// ServeHTTP serves a request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// dispatch answers unknown routes and wrong methods with the API's error body; the standard
+// mux would answer them in plain text.
+func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
+	if _, pattern := s.mux.Handler(r); pattern == "" {
+		probe := &headerProbe{header: http.Header{}}
+		h, _ := s.mux.Handler(r)
+		h.ServeHTTP(probe, r)
+		if probe.status == http.StatusMethodNotAllowed {
+			w.Header().Set("Allow", probe.header.Get("Allow"))
+			writeError(w, r, s.log, apperr.New(apperr.MethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.Path))
+			return
+		}
+		if probe.status >= 300 && probe.status < 400 {
+			h.ServeHTTP(w, r)
+			return
+		}
+		writeError(w, r, s.log, apperr.NotFoundf("no route for %s %s", r.Method, r.URL.Path))
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// headerProbe captures what the mux's own error handlers would answer.
+type headerProbe struct {
+	header http.Header
+	status int
+}
+
+func (p *headerProbe) Header() http.Header         { return p.header }
+func (p *headerProbe) Write(b []byte) (int, error) { return len(b), nil }
+func (p *headerProbe) WriteHeader(code int)        { p.status = code }
+
+// handle registers an authenticated route: requests without a valid token get 401.
+func (s *Server) handle(pattern string, h handlerFunc) {
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		c, err := s.authenticate(r)
+		if err == nil {
+			err = h(w, r.WithContext(auth.WithCaller(r.Context(), c)), c)
+		}
+		if err != nil {
+			writeError(w, r, s.log, err)
+		}
+	})
+}
+
+// authenticate resolves the request's bearer token.
+func (s *Server) authenticate(r *http.Request) (auth.Caller, error) {
+	header := r.Header.Get("Authorization")
+	if header == "" {
+		return auth.Caller{}, apperr.New(apperr.Unauthorized, "authentication required: send Authorization: Bearer <token>")
+	}
+	tok, ok := auth.BearerToken(header)
+	if !ok {
+		return auth.Caller{}, apperr.New(apperr.Unauthorized, "Authorization: must be Bearer <token>")
+	}
+	return s.Accounts.Authenticate(r.Context(), tok)
+}
+
+// pageRequest reads `page` and `limit` for the list identified by list (the resource plus its
+// filters and order, so a cursor cannot be replayed against another list).
+func (s *Server) pageRequest(r *http.Request, list string) (paging.Request, error) {
+	q := r.URL.Query()
+	limit, err := paging.ParseLimit(q.Get("limit"))
+	if err != nil {
+		return paging.Request{}, err
+	}
+	req := paging.Request{Limit: limit}
+	if p := q.Get("page"); p != "" {
+		key, err := s.Cursors.Decode(list, p)
+		if err != nil {
+			return paging.Request{}, err
+		}
+		req.After = key
+	}
+	return req, nil
+}
+
+// writeList renders one page of a list with its envelope.
+func writeList[T, W any](s *Server, w http.ResponseWriter, list string, res paging.Result[T], conv func(T) W) error {
+	out := wire.List[W]{Count: res.Count, Items: make([]W, 0, len(res.Items))}
+	for _, it := range res.Items {
+		out.Items = append(out.Items, conv(it))
+	}
+	if res.Next != nil {
+		out.Next = &wire.Next{Page: s.Cursors.Encode(list, res.Next)}
+	}
+	return ok(w, out)
+}

@@ -1,0 +1,4 @@
+package org
+
+// AgentTx stores what belongs to this resource group.
+type AgentTx interface{}

@@ -1,0 +1,4 @@
+package org
+
+// InviteTx stores what belongs to this resource group.
+type InviteTx interface{}

@@ -1,0 +1,404 @@
+// Package org holds organizations and what belongs to them: members, teams, invite links,
+// SAML providers and docs-agent instructions, with the rules for who may do what.
+package org
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"docsd/internal/account"
+	"docsd/internal/apperr"
+	"docsd/internal/auth"
+	"docsd/internal/clock"
+	"docsd/internal/ids"
+	"docsd/internal/mergerules"
+	"docsd/internal/opt"
+	"docsd/internal/paging"
+	"docsd/internal/validate"
+)
+
+// Organization is a tenant: it owns spaces, sites and everything else, and groups members.
+type Organization struct {
+	ID                 string
+	Title              string
+	Hostname           *string
+	Type               string // business or community
+	UseCase            *string
+	CommunityType      *string
+	DefaultRole        auth.Role // Guest means new members join as guests
+	DefaultContentSite *string
+	LogoURL            *string
+	SSO                bool
+	AI                 bool
+	InviteLinks        bool
+	MergeRules         mergerules.Config
+	EmailDomains       []string
+	Plan               string
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+}
+
+// Self-hosted organizations have every feature; the plan and trial fields say so.
+const (
+	SelfHostedPlan  = "enterprise_2024"
+	TypeBusiness    = "business"
+	TrialNotApplies = "notapplicable"
+	MaxEmailDomains = 50
+	titleMin        = 2
+	titleMax        = 255
+	hostnameMin     = 3
+	hostnameMax     = 32
+	logoURLMax      = 2048
+	emailDomainMax  = 253
+)
+
+var hostnamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$`)
+
+var emailDomainPattern = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$`)
+
+// Errors a Tx returns.
+var (
+	ErrNotFound      = errors.New("org: not found")
+	ErrHostnameTaken = errors.New("org: hostname taken")
+)
+
+// Service implements the organization rules on top of a Store.
+type Service struct {
+	store Store
+	clock clock.Clock
+}
+
+// NewService returns the organization service.
+func NewService(s Store, c clock.Clock) *Service { return &Service{store: s, clock: c} }
+
+// Store runs reads and write transactions over organization data.
+type Store interface {
+	Read() Tx
+	Write(ctx context.Context, now time.Time, fn func(Tx) error) error
+}
+
+// Tx is every storage operation the org service needs, grouped by resource.
+type Tx interface {
+	OrgTx
+	MemberTx
+	TeamTx
+	InviteTx
+	SAMLTx
+	AgentTx
+}
+
+// OrgTx stores organizations.
+type OrgTx interface {
+	InsertOrganization(ctx context.Context, o Organization) error
+	Organization(ctx context.Context, id string) (Organization, error)
+	UpdateOrganization(ctx context.Context, o Organization) error
+	// OrganizationsOf lists the organizations userID is a member of, ordered by id.
+	OrganizationsOf(ctx context.Context, userID string, page paging.Request) (paging.Result[Organization], error)
+	// OrganizationsForEmailDomain lists organizations that accept the domain, ordered by id.
+	OrganizationsForEmailDomain(ctx context.Context, domain string, page paging.Request) (paging.Result[Organization], error)
+}
+
+// Create makes an organization owned by the user ownerID, who becomes its first admin.
+func (s *Service) Create(ctx context.Context, title, ownerID string) (Organization, error) {
+	title = strings.TrimSpace(title)
+	if err := validate.Length("title", title, titleMin, titleMax); err != nil {
+		return Organization{}, err
+	}
+	now := s.clock.Now()
+	o := Organization{ID: ids.New(), Title: title, Type: TypeBusiness, DefaultRole: auth.Read, InviteLinks: true,
+		MergeRules: mergerules.Default(), EmailDomains: []string{}, Plan: SelfHostedPlan, CreatedAt: now, UpdatedAt: now}
+	err := s.store.Write(ctx, now, func(tx Tx) error {
+		if err := tx.InsertOrganization(ctx, o); err != nil {
+			return err
+		}
+		return tx.InsertMember(ctx, Member{OrganizationID: o.ID, User: account.User{ID: ownerID}, Role: auth.Admin, JoinedAt: now})
+	})
+	return o, err
+}
+
+// View is an organization as one caller sees it.
+type View struct {
+	Organization
+	Caller Member // the caller's membership
+}
+
+// Permissions are what the caller may do with the organization.
+func (v View) Permissions() OrgPermissions { return orgPermissions(v.Caller) }
+
+// OrgPermissions is the `permissions` object of an organization.
+type OrgPermissions struct {
+	View, Admin, OwnTeam, CreateContent, CreateOpenAPISpec, IngestConversations,
+	ViewBilling, ListMembers, ListTeams, ListIntegrations, ListInstallations, InstallIntegration bool
+}
+
+func orgPermissions(m Member) OrgPermissions {
+	admin := m.Role == auth.Admin
+	member := m.Role != auth.Guest
+	return OrgPermissions{
+		View:                true,
+		Admin:               admin,
+		OwnTeam:             m.OwnsTeam || admin,
+		CreateContent:       m.Role.AtLeast(auth.Create),
+		CreateOpenAPISpec:   m.Role.AtLeast(auth.Create),
+		IngestConversations: admin,
+		ViewBilling:         admin,
+		ListMembers:         member,
+		ListTeams:           member,
+		ListIntegrations:    member,
+		ListInstallations:   admin,
+		InstallIntegration:  admin,
+	}
+}
+
+// access returns the caller's membership of orgID. Callers who are not members (or whose
+// membership is disabled) get 404: an organization's existence is private.
+func (s *Service) access(ctx context.Context, tx Tx, c auth.Caller, orgID string) (Member, error) {
+	m, err := tx.Member(ctx, orgID, c.UserID)
+	if errors.Is(err, ErrNotFound) || (err == nil && m.Disabled) {
+		return Member{}, apperr.NotFoundf("organization %s not found", orgID)
+	}
+	return m, err
+}
+
+// requireAdmin is access plus the admin role (403 for members who are not admins).
+func (s *Service) requireAdmin(ctx context.Context, tx Tx, c auth.Caller, orgID string) (Member, error) {
+	m, err := s.access(ctx, tx, c, orgID)
+	if err != nil {
+		return m, err
+	}
+	if m.Role != auth.Admin {
+		return m, apperr.Forbiddenf("only organization admins may do this")
+	}
+	return m, nil
+}
+
+// requireMember is access for non-guest members (guests see only what they were granted).
+func (s *Service) requireMember(ctx context.Context, tx Tx, c auth.Caller, orgID string) (Member, error) {
+	m, err := s.access(ctx, tx, c, orgID)
+	if err != nil {
+		return m, err
+	}
+	if m.Role == auth.Guest {
+		return m, apperr.Forbiddenf("guests may not do this")
+	}
+	return m, nil
+}
+
+// Role returns the caller's role in orgID and whether they are an (enabled) member. Other
+// domains (spaces, sites) build their permissions on it.
+func (s *Service) Role(ctx context.Context, c auth.Caller, orgID string) (auth.Role, bool, error) {
+	m, err := s.store.Read().Member(ctx, orgID, c.UserID)
+	if errors.Is(err, ErrNotFound) {
+		return auth.Guest, false, nil
+	}
+	if err != nil {
+		return auth.Guest, false, err
+	}
+	return m.Role, !m.Disabled, nil
+}
+
+// Get returns an organization the caller belongs to.
+func (s *Service) Get(ctx context.Context, c auth.Caller, id string) (View, error) {
+	tx := s.store.Read()
+	m, err := s.access(ctx, tx, c, id)
+	if err != nil {
+		return View{}, err
+	}
+	o, err := tx.Organization(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return View{}, apperr.NotFoundf("organization %s not found", id)
+	}
+	return View{Organization: o, Caller: m}, err
+}
+
+// List returns the organizations the caller belongs to.
+func (s *Service) List(ctx context.Context, c auth.Caller, page paging.Request) (paging.Result[View], error) {
+	tx := s.store.Read()
+	res, err := tx.OrganizationsOf(ctx, c.UserID, page)
+	if err != nil {
+		return paging.Result[View]{}, err
+	}
+	return s.views(ctx, tx, c, res)
+}
+
+func (s *Service) views(ctx context.Context, tx Tx, c auth.Caller, res paging.Result[Organization]) (paging.Result[View], error) {
+	out := paging.Result[View]{Count: res.Count, Next: res.Next, Items: make([]View, 0, len(res.Items))}
+	for _, o := range res.Items {
+		m, err := tx.Member(ctx, o.ID, c.UserID)
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return out, err
+		}
+		out.Items = append(out.Items, View{Organization: o, Caller: m})
+	}
+	return out, nil
+}
+
+// ForEmailDomain lists the organizations that users of an email domain may join. Only a
+// caller whose own verified email is on that domain may ask, so the lookup cannot be used to
+// discover other companies' organizations.
+func (s *Service) ForEmailDomain(ctx context.Context, c auth.Caller, me account.User, domain string, page paging.Request) (paging.Result[View], error) {
+	domain = strings.ToLower(strings.TrimSpace(domain))
+	if err := validateEmailDomain("emailDomain", domain); err != nil {
+		return paging.Result[View]{}, err
+	}
+	if !me.EmailVerified || me.EmailDomain() != domain {
+		return paging.Result[View]{Items: []View{}}, nil
+	}
+	tx := s.store.Read()
+	res, err := tx.OrganizationsForEmailDomain(ctx, domain, page)
+	if err != nil {
+		return paging.Result[View]{}, err
+	}
+	return s.views(ctx, tx, c, res)
+}
+
+// Update holds the organization fields a PATCH may change; nil or unset leaves a field as is.
+type Update struct {
+	Title              *string
+	EmailDomains       *[]string
+	Hostname           *string
+	DefaultRole        opt.Field[*string] // role name, or null for guests
+	DefaultContentSite opt.Field[string]  // null removes
+	Logo               opt.Field[string]  // null removes
+	SSO                *bool
+	AI                 *bool
+	InviteLinks        *bool
+	MergeRules         *mergerules.Config
+}
+
+func validateEmailDomain(field, d string) error {
+	if len(d) > emailDomainMax || !emailDomainPattern.MatchString(d) {
+		return apperr.Invalidf("%s: must be a domain name such as example.com (got %q)", field, d)
+	}
+	return nil
+}
+
+// validate checks an update and normalises it in place.
+func (u *Update) validate() error {
+	if u.Title != nil {
+		t := strings.TrimSpace(*u.Title)
+		if err := validate.Length("title", t, titleMin, titleMax); err != nil {
+			return err
+		}
+		u.Title = &t
+	}
+	if u.EmailDomains != nil {
+		if len(*u.EmailDomains) > MaxEmailDomains {
+			return apperr.Invalidf("emailDomains: must hold at most %d domains", MaxEmailDomains)
+		}
+		seen := map[string]bool{}
+		var out []string
+		for i, d := range *u.EmailDomains {
+			d = strings.ToLower(strings.TrimSpace(d))
+			if err := validateEmailDomain("emailDomains["+strconv.Itoa(i)+"]", d); err != nil {
+				return err
+			}
+			if !seen[d] {
+				seen[d] = true
+				out = append(out, d)
+			}
+		}
+		if out == nil {
+			out = []string{}
+		}
+		u.EmailDomains = &out
+	}
+	if u.Hostname != nil {
+		if err := validate.Length("hostname", *u.Hostname, hostnameMin, hostnameMax); err != nil {
+			return err
+		}
+		if err := validate.Pattern("hostname", *u.Hostname, hostnamePattern); err != nil {
+			return err
+		}
+	}
+	if u.DefaultRole.Set && !u.DefaultRole.Null && u.DefaultRole.Value != nil {
+		if _, ok := auth.ParseRole(*u.DefaultRole.Value); !ok {
+			return apperr.Invalidf("defaultRole: must be one of %s, or null (got %q)", auth.RoleNames(), *u.DefaultRole.Value)
+		}
+	}
+	if u.DefaultContentSite.Set && !u.DefaultContentSite.Null {
+		if err := validate.Length("defaultContent.site", u.DefaultContentSite.Value, 1, 64); err != nil {
+			return err
+		}
+	}
+	if u.Logo.Set && !u.Logo.Null {
+		if err := validate.HTTPURL("logo", u.Logo.Value, logoURLMax); err != nil {
+			return err
+		}
+	}
+	if u.MergeRules != nil {
+		if err := u.MergeRules.Validate("mergeRules", false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Patch changes an organization; only admins may.
+func (s *Service) Patch(ctx context.Context, c auth.Caller, id string, u Update) (View, error) {
+	if err := u.validate(); err != nil {
+		return View{}, err
+	}
+	now := s.clock.Now()
+	var v View
+	err := s.store.Write(ctx, now, func(tx Tx) error {
+		m, err := s.requireAdmin(ctx, tx, c, id)
+		if err != nil {
+			return err
+		}
+		o, err := tx.Organization(ctx, id)
+		if err != nil {
+			return err
+		}
+		if u.Title != nil {
+			o.Title = *u.Title
+		}
+		if u.EmailDomains != nil {
+			o.EmailDomains = *u.EmailDomains
+		}
+		if u.Hostname != nil {
+			o.Hostname = u.Hostname
+		}
+		if u.DefaultRole.Set {
+			o.DefaultRole = auth.Guest
+			if p := u.DefaultRole.Value; !u.DefaultRole.Null && p != nil {
+				o.DefaultRole = auth.Role(*p)
+			}
+		}
+		if u.DefaultContentSite.Set {
+			o.DefaultContentSite = u.DefaultContentSite.Ptr()
+		}
+		if u.Logo.Set {
+			o.LogoURL = u.Logo.Ptr()
+		}
+		if u.SSO != nil {
+			o.SSO = *u.SSO
+		}
+		if u.AI != nil {
+			o.AI = *u.AI
+		}
+		if u.InviteLinks != nil {
+			o.InviteLinks = *u.InviteLinks
+		}
+		if u.MergeRules != nil {
+			o.MergeRules = *u.MergeRules
+			if o.MergeRules.Rules == nil && o.MergeRules.Type == mergerules.TypeRules {
+				o.MergeRules.Rules = []mergerules.Rule{}
+			}
+		}
+		o.UpdatedAt = now
+		if err := tx.UpdateOrganization(ctx, o); err != nil {
+			if errors.Is(err, ErrHostnameTaken) {
+				return apperr.Conflictf("hostname: %q is already used by another organization", *o.Hostname)
+			}
+			return err
+		}
+		v = View{Organization: o, Caller: m}
+		return nil
+	})
+	return v, err
+}

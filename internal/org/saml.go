@@ -1,0 +1,4 @@
+package org
+
+// SAMLTx stores what belongs to this resource group.
+type SAMLTx interface{}

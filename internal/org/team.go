@@ -1,0 +1,4 @@
+package org
+
+// TeamTx stores what belongs to this resource group.
+type TeamTx interface{}

@@ -1,0 +1,300 @@
+// Package store keeps docsd's state in SQLite or PostgreSQL. Queries are written once with
+// `?` placeholders and rebound for PostgreSQL; the few engine-specific statements are asked
+// of the Dialect.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
+	_ "modernc.org/sqlite"             // registers the "sqlite" database/sql driver
+)
+
+// Engine names the database engine behind a DB.
+type Engine string
+
+const (
+	SQLite   Engine = "sqlite"
+	Postgres Engine = "postgres"
+)
+
+// DB is a handle on the database. On SQLite, writes go through a single connection (SQLite
+// allows one writer at a time; queuing in Go is cheaper than busy-waiting in the driver) and
+// reads use a pool. On PostgreSQL both are the same pool.
+type DB struct {
+	Engine Engine
+	writer *sql.DB
+	reader *sql.DB
+
+	mu    sync.RWMutex
+	stmts map[*sql.DB]map[string]*sql.Stmt
+}
+
+// Open connects to the database named by url: a postgres:// URL selects PostgreSQL, anything
+// else (a file path or file: URL) selects SQLite.
+func Open(ctx context.Context, dsn string) (*DB, error) {
+	db := &DB{stmts: map[*sql.DB]map[string]*sql.Stmt{}}
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		pool, err := sql.Open("pgx", dsn)
+		if err != nil {
+			return nil, fmt.Errorf("open postgres: %w", err)
+		}
+		pool.SetMaxOpenConns(32)
+		pool.SetMaxIdleConns(32)
+		pool.SetConnMaxIdleTime(5 * time.Minute)
+		db.Engine, db.writer, db.reader = Postgres, pool, pool
+	} else {
+		path := strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite://"), "file:")
+		if i := strings.IndexByte(path, '?'); i >= 0 {
+			path = path[:i]
+		}
+		if dir := filepath.Dir(path); dir != "" {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, fmt.Errorf("create data directory: %w", err)
+			}
+		}
+		pragmas := url.Values{}
+		for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)", "synchronous(NORMAL)"} {
+			pragmas.Add("_pragma", p)
+		}
+		w, err := sql.Open("sqlite", "file:"+path+"?"+pragmas.Encode()+"&_txlock=immediate")
+		if err != nil {
+			return nil, fmt.Errorf("open sqlite: %w", err)
+		}
+		w.SetMaxOpenConns(1)
+		w.SetMaxIdleConns(1)
+		w.SetConnMaxLifetime(0)
+		pragmas.Add("_pragma", "query_only(1)")
+		r, err := sql.Open("sqlite", "file:"+path+"?"+pragmas.Encode())
+		if err != nil {
+			w.Close()
+			return nil, fmt.Errorf("open sqlite: %w", err)
+		}
+		r.SetMaxOpenConns(8)
+		r.SetMaxIdleConns(8)
+		r.SetConnMaxLifetime(0)
+		db.Engine, db.writer, db.reader = SQLite, w, r
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := db.writer.PingContext(pingCtx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connect to %s: %w", db.Engine, err)
+	}
+	return db, nil
+}
+
+// Close releases the connections.
+func (db *DB) Close() error {
+	db.mu.Lock()
+	for _, m := range db.stmts {
+		for _, s := range m {
+			s.Close()
+		}
+	}
+	db.stmts = map[*sql.DB]map[string]*sql.Stmt{}
+	db.mu.Unlock()
+	err := db.writer.Close()
+	if db.reader != db.writer {
+		if rerr := db.reader.Close(); err == nil {
+			err = rerr
+		}
+	}
+	return err
+}
+
+// Ping checks that the database answers.
+func (db *DB) Ping(ctx context.Context) error { return db.reader.PingContext(ctx) }
+
+// stmt returns a prepared statement for query on pool, preparing it once. SQLite spends a
+// good part of a point query parsing SQL, so hot queries are kept prepared. PostgreSQL's pgx
+// driver already caches statements per connection, so it is asked directly.
+func (db *DB) stmt(ctx context.Context, pool *sql.DB, query string) (*sql.Stmt, error) {
+	db.mu.RLock()
+	s := db.stmts[pool][query]
+	db.mu.RUnlock()
+	if s != nil {
+		return s, nil
+	}
+	s, err := pool.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if prev := db.stmts[pool][query]; prev != nil {
+		s.Close()
+		return prev, nil
+	}
+	if db.stmts[pool] == nil {
+		db.stmts[pool] = map[string]*sql.Stmt{}
+	}
+	db.stmts[pool][query] = s
+	return s, nil
+}
+
+// Q runs queries outside a transaction (reads) or inside one (writes). Every store method
+// takes a *Q so the same query code serves both.
+type Q struct {
+	db   *DB
+	tx   *sql.Tx
+	pool *sql.DB
+	now  time.Time
+}
+
+// Read returns a Q for reads outside a transaction, on the read pool.
+func (db *DB) Read() *Q { return &Q{db: db, pool: db.reader} }
+
+// Engine is the engine this Q runs on.
+func (q *Q) Engine() Engine { return q.db.Engine }
+
+// Write runs fn in one write transaction, committed if fn returns nil and rolled back
+// otherwise. now is the transaction's single reading of the clock.
+func (db *DB) Write(ctx context.Context, now time.Time, fn func(q *Q) error) (err error) {
+	tx, err := db.writer.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			tx.Rollback()
+			panic(p)
+		}
+		if err != nil {
+			tx.Rollback()
+			return
+		}
+		if cerr := tx.Commit(); cerr != nil {
+			err = fmt.Errorf("commit: %w", mapErr(cerr))
+		}
+	}()
+	return fn(&Q{db: db, tx: tx, pool: db.writer, now: now})
+}
+
+// Now is the time the transaction was started with (zero outside a transaction).
+func (q *Q) Now() time.Time { return q.now }
+
+// prepare returns the cached prepared statement for a read outside a transaction on SQLite,
+// and nil otherwise (the query then runs directly). Statements are never prepared on the
+// writer pool while a transaction holds its only connection.
+func (q *Q) prepare(ctx context.Context, query string) (*sql.Stmt, error) {
+	if q.db.Engine == Postgres || q.tx != nil {
+		return nil, nil
+	}
+	return q.db.stmt(ctx, q.pool, query)
+}
+
+// Exec runs a statement that returns no rows.
+func (q *Q) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	s, err := q.prepare(ctx, query)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	var res sql.Result
+	switch {
+	case s != nil:
+		res, err = s.ExecContext(ctx, args...)
+	case q.tx != nil:
+		res, err = q.tx.ExecContext(ctx, q.db.rebind(query), args...)
+	default:
+		res, err = q.pool.ExecContext(ctx, q.db.rebind(query), args...)
+	}
+	return res, mapErr(err)
+}
+
+// Query runs a statement that returns rows.
+func (q *Q) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	s, err := q.prepare(ctx, query)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	var rows *sql.Rows
+	switch {
+	case s != nil:
+		rows, err = s.QueryContext(ctx, args...)
+	case q.tx != nil:
+		rows, err = q.tx.QueryContext(ctx, q.db.rebind(query), args...)
+	default:
+		rows, err = q.pool.QueryContext(ctx, q.db.rebind(query), args...)
+	}
+	return rows, mapErr(err)
+}
+
+// Row is the result of QueryRow; Scan returns ErrNotFound when there was no row.
+type Row struct {
+	row *sql.Row
+	err error
+}
+
+func (r Row) Scan(dest ...any) error {
+	if r.err != nil {
+		return r.err
+	}
+	err := r.row.Scan(dest...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	return mapErr(err)
+}
+
+// QueryRow runs a statement expected to return at most one row.
+func (q *Q) QueryRow(ctx context.Context, query string, args ...any) Row {
+	s, err := q.prepare(ctx, query)
+	if err != nil {
+		return Row{err: mapErr(err)}
+	}
+	switch {
+	case s != nil:
+		return Row{row: s.QueryRowContext(ctx, args...)}
+	case q.tx != nil:
+		return Row{row: q.tx.QueryRowContext(ctx, q.db.rebind(query), args...)}
+	default:
+		return Row{row: q.pool.QueryRowContext(ctx, q.db.rebind(query), args...)}
+	}
+}
+
+// ForUpdate is the row-locking suffix for a SELECT inside a write transaction. SQLite needs
+// none: its write transactions are serialized as a whole.
+func (q *Q) ForUpdate() string {
+	if q.db.Engine == Postgres {
+		return " FOR UPDATE"
+	}
+	return ""
+}
+
+// rebind turns `?` placeholders into PostgreSQL's `$n`, leaving quoted text alone.
+func (db *DB) rebind(query string) string {
+	if db.Engine != Postgres || !strings.Contains(query, "?") {
+		return query
+	}
+	var b strings.Builder
+	b.Grow(len(query) + 8)
+	n := 0
+	var quote byte
+	for i := 0; i < len(query); i++ {
+		c := query[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '?':
+			n++
+			fmt.Fprintf(&b, "$%d", n)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}

@@ -1,0 +1,70 @@
+// Package validate checks input values against the API's documented limits, with messages
+// that name the field and the limit.
+package validate
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"docsd/internal/apperr"
+)
+
+// Length checks that s has between min and max characters (Unicode code points).
+func Length(field, s string, min, max int) error {
+	n := utf8.RuneCountInString(s)
+	if n < min || n > max {
+		if min == 0 {
+			return apperr.Invalidf("%s: must be at most %d characters (got %d)", field, max, n)
+		}
+		if min == max {
+			return apperr.Invalidf("%s: must be exactly %d characters (got %d)", field, min, n)
+		}
+		return apperr.Invalidf("%s: must be %d to %d characters (got %d)", field, min, max, n)
+	}
+	return nil
+}
+
+// OneOf checks that s is one of the allowed values.
+func OneOf(field, s string, allowed ...string) error {
+	for _, a := range allowed {
+		if s == a {
+			return nil
+		}
+	}
+	return apperr.Invalidf("%s: must be one of %s (got %q)", field, strings.Join(allowed, ", "), s)
+}
+
+// Pattern checks s against re; what describes the pattern for the message.
+func Pattern(field, s string, re *regexp.Regexp) error {
+	if !re.MatchString(s) {
+		return apperr.Invalidf("%s: must match the pattern %s (got %q)", field, re.String(), s)
+	}
+	return nil
+}
+
+// HTTPURL checks that s is an absolute http or https URL of at most max characters.
+func HTTPURL(field, s string, max int) error {
+	if err := Length(field, s, 1, max); err != nil {
+		return err
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return apperr.Invalidf("%s: must be an absolute http or https URL (got %q)", field, s)
+	}
+	return nil
+}
+
+// Required reports a missing field.
+func Required(field string) error { return apperr.Invalidf("%s: is required", field) }
+
+// First returns the first non-nil error, so validations read as a list.
+func First(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

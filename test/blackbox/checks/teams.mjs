@@ -9,7 +9,9 @@ export default {
             assert.ok([200, 201].includes(res.status), `status ${res.status}`);
             assert.equal(res.data.object, 'team');
             assert.equal(res.data.title, 'Writers');
-            assert.equal(res.data.members, 1);
+            // The public spec leaves open whether the creator joins their own team, so the
+            // count is checked against the team's member list below, not against a constant.
+            assert.ok(res.data.members >= 1, `members: ${res.data.members}`);
             t.state.teamId = res.data.id;
         }],
         ['GET /orgs/{organizationId}/teams/{teamId} answers the team', async (t) => {
@@ -18,8 +20,9 @@ export default {
             assert.equal(data.object, 'team');
             assert.equal(data.id, teamId);
             assert.equal(data.title, 'Writers');
-            assert.equal(data.members, 1);
             assert.equal(data.permissions.admin, true);
+            const { data: listed } = await t.admin.orgs.listTeamMembersInOrganizationById(t.orgId, teamId);
+            assert.equal(data.members, listed.items.length);
             const { data: member } = await t.admin.orgs.getMemberInOrganizationById(t.orgId, t.userId);
             assert.equal(member.teams, 1);
         }],
@@ -41,18 +44,24 @@ export default {
             const teamId = need(t.state.teamId, 'team');
             const adminId = need(t.state.adminId, 'administrator id');
             const list = async () => (await t.admin.orgs.listTeamMembersInOrganizationById(t.orgId, teamId)).data;
-            const memberIds = (l) => l.items.map((x) => x.organization.id).sort();
+            const memberIds = (l) => l.items.map((x) => x.organization.id);
 
-            assert.deepEqual(memberIds(await list()), [t.userId]);
+            const before = await list();
+            assert.ok(memberIds(before).includes(t.userId), `${t.userId} not in ${memberIds(before)}`);
+            assert.equal(before.items.find((x) => x.organization.id === t.userId).organization.user.id, t.userId);
+
             const added = await t.admin.orgs.addMemberToOrganizationTeamById(t.orgId, teamId, adminId, { role: 'owner' });
             assert.equal(added.status, 204);
-            const both = await list();
-            assert.deepEqual(memberIds(both), [adminId, t.userId].sort());
-            assert.equal(both.items.find((x) => x.organization.id === adminId).team.role, 'owner');
+            const withAdmin = await list();
+            assert.equal(withAdmin.items.find((x) => x.organization.id === adminId)?.team.role, 'owner');
 
-            const removed = await t.admin.orgs.deleteMemberFromOrganizationTeamById(t.orgId, teamId, adminId);
-            assert.equal(removed.status, 204);
+            // The public spec answers 205 when a member was removed and 204 when there was none.
+            const remove = () => t.admin.orgs.deleteMemberFromOrganizationTeamById(t.orgId, teamId, adminId);
+            assert.equal((await remove()).status, 205);
+            assert.equal((await remove()).status, 204);
             assert.deepEqual(memberIds(await list()), [t.userId]);
+            const { data: team } = await t.admin.orgs.getTeamInOrganizationById(t.orgId, teamId);
+            assert.equal(team.members, 1);
         }],
         ['DELETE /orgs/{organizationId}/teams/{teamId} answers 204, again when already gone', async (t) => {
             const teamId = need(t.state.teamId, 'team');

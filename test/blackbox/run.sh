@@ -13,9 +13,13 @@ work=$(mktemp -d)
 server_pid=""
 
 cleanup() {
-    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
+    if [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; then
+        # Let the server finish its graceful shutdown before its data directory goes. Polling
+        # rather than `wait`: bash may already have reaped it, and then complains.
+        for _ in $(seq 1 100); do
+            kill -0 "$server_pid" 2>/dev/null || break
+            sleep 0.1
+        done
     fi
     rm -rf "$work"
 }
@@ -43,6 +47,9 @@ export DOCSD_DATA_DIR="$work/data"
 export DOCSD_LOG_LEVEL=warn
 
 # Port 0 lets the kernel pick a free port; the server prints the URL it actually serves.
+# The log files exist before the server starts, so reading them cannot race its start.
+: >"$work/server.out"
+: >"$work/server.err"
 "$docsd" serve --addr 127.0.0.1:0 >"$work/server.out" 2>"$work/server.err" &
 server_pid=$!
 

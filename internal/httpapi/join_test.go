@@ -86,22 +86,17 @@ func TestOrganizationsForEmailDomain(t *testing.T) {
 
 	t.Run("a verified user of the domain sees its organizations", func(t *testing.T) {
 		r := e.Get(alice, path("corp.test")).Expect(200)
-		got := r.IDs()
+		got := domainOrgIDs(r)
 		sort.Strings(got)
 		want := []string{a, b}
 		sort.Strings(want)
-		if len(got) != 2 || got[0] != want[0] || got[1] != want[1] || r.Num("count") != 2 {
+		if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 			t.Fatalf("orgs for corp.test: %s", r.Body)
 		}
-		it := r.Items()[0]
-		perms, _ := it["permissions"].(map[string]any)
-		if it["object"] != "organization" || perms["admin"] != false || perms["view"] != true {
-			t.Errorf("item as a non-member sees it: %v", it)
+		if r.Str("organizations.0.object") != "organization" || r.Bool("organizations.0.permissions.admin") || !r.Bool("organizations.0.permissions.view") {
+			t.Errorf("an organization as a non-member sees it: %s", r.Body)
 		}
-		if n := len(e.WalkList(alice, path("corp.test"), 1)); n != 2 {
-			t.Errorf("walked %d organizations one per page, want 2", n)
-		}
-		if ids := e.Get(alice, path("CORP.test")).Expect(200).IDs(); len(ids) != 2 {
+		if ids := domainOrgIDs(e.Get(alice, path("CORP.test")).Expect(200)); len(ids) != 2 {
 			t.Errorf("the domain is matched case-insensitively: got %v", ids)
 		}
 	})
@@ -112,12 +107,12 @@ func TestOrganizationsForEmailDomain(t *testing.T) {
 			e.Admin,
 		} {
 			r := e.Get(caller, path("corp.test")).Expect(200)
-			if r.Num("count") != 0 || len(r.Items()) != 0 || r.Has("next") {
+			if ids, ok := r.Get("organizations"); !ok || len(ids.([]any)) != 0 {
 				t.Errorf("%s sees %s", caller.Name, r.Body)
 			}
 		}
-		if n := e.Get(alice, path("other.test")).Expect(200).Num("count"); n != 0 {
-			t.Errorf("alice sees %v organizations of another domain", n)
+		if ids := domainOrgIDs(e.Get(alice, path("other.test")).Expect(200)); len(ids) != 0 {
+			t.Errorf("alice sees %v organizations of another domain", ids)
 		}
 	})
 	t.Run("an invalid domain is 400", func(t *testing.T) {
@@ -128,4 +123,19 @@ func TestOrganizationsForEmailDomain(t *testing.T) {
 	t.Run("no token is 401", func(t *testing.T) {
 		e.Get(apitest.Anonymous, path("corp.test")).Expect(401)
 	})
+}
+
+// domainOrgIDs reads the ids of an email-domain lookup's `{organizations: [...]}` answer.
+func domainOrgIDs(r *apitest.Resp) []string {
+	var body struct {
+		Organizations []struct {
+			ID string `json:"id"`
+		} `json:"organizations"`
+	}
+	r.JSON(&body)
+	ids := []string{}
+	for _, o := range body.Organizations {
+		ids = append(ids, o.ID)
+	}
+	return ids
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -57,9 +56,9 @@ func jsonError(err error) error {
 	case errors.As(err, &typeErr):
 		field := typeErr.Field
 		if field == "" {
-			return apperr.Invalidf("request body: must be a JSON %s (got %s)", jsonKind(typeErr.Type), typeErr.Value)
+			return apperr.Invalidf("request body: must be %s (got %s)", jsonKind(typeErr.Type), typeErr.Value)
 		}
-		return apperr.Invalidf("%s: must be a %s (got %s)", field, jsonKind(typeErr.Type), typeErr.Value)
+		return apperr.Invalidf("%s: must be %s (got %s)", field, jsonKind(typeErr.Type), typeErr.Value)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return apperr.Invalidf("request body: invalid JSON: unexpected end of input")
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
@@ -75,10 +74,10 @@ func jsonError(err error) error {
 	return apperr.Invalidf("request body: %v", err)
 }
 
-// jsonKind names a Go type the way a JSON client thinks of it.
+// jsonKind names a Go type the way a JSON client thinks of it, with its article.
 func jsonKind(t reflect.Type) string {
 	if t == nil {
-		return "value"
+		return "a value"
 	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -89,19 +88,19 @@ func jsonKind(t reflect.Type) string {
 	}
 	switch t.Kind() {
 	case reflect.String:
-		return "string"
+		return "a string"
 	case reflect.Bool:
-		return "boolean"
+		return "a boolean"
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
 		reflect.Float32, reflect.Float64:
-		return "number"
+		return "a number"
 	case reflect.Slice, reflect.Array:
-		return "array"
+		return "an array"
 	case reflect.Map, reflect.Struct:
-		return "object"
+		return "an object"
 	}
-	return "value"
+	return "a value"
 }
 
 // queryBool reads an optional boolean query parameter.
@@ -155,6 +154,3 @@ func queryList(r *http.Request, name string) []string {
 	}
 	return out
 }
-
-// describe is used in error messages for values of unknown shape.
-func describe(v any) string { return fmt.Sprintf("%v", v) }

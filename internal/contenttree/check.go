@@ -2,6 +2,7 @@ package contenttree
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -82,13 +83,13 @@ func (t *Tree) Validate() error {
 func (t *Tree) Check() []Problem {
 	t = orEmpty(t)
 	var problems []Problem
-	ids := sortedKeys(t.Pages)
+	ids := slices.Sorted(maps.Keys(t.Pages))
 	for _, id := range ids {
 		problems = append(problems, t.pageProblems(id)...)
 	}
 	problems = append(problems, t.cycles(ids)...)
 	problems = append(problems, t.duplicateSlugs()...)
-	for _, id := range sortedKeys(t.Files) {
+	for _, id := range slices.Sorted(maps.Keys(t.Files)) {
 		if f := t.Files[id]; id == "" || f.ID != id {
 			problems = append(problems, Problem{Kind: ProblemInvalidFile, FileID: id,
 				Detail: fmt.Sprintf("is stored under a key that is not its id %q", f.ID)})
@@ -194,13 +195,4 @@ func (t *Tree) duplicateSlugs() []Problem {
 	}
 	slices.SortFunc(problems, func(a, b Problem) int { return strings.Compare(a.PageIDs[0], b.PageIDs[0]) })
 	return problems
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -1,5 +1,11 @@
 package contenttree
 
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+)
+
 // ChangeType says what happened to a page, file or variable between two trees.
 type ChangeType string
 
@@ -49,51 +55,48 @@ func Diff(old, new *Tree) Changes {
 	old, new = orEmpty(old), orEmpty(new)
 	var c Changes
 	oldPaths, newPaths := old.Paths(), new.Paths()
-	for _, id := range unionKeys(old.Pages, new.Pages) {
-		a, inOld := old.Pages[id]
-		b, inNew := new.Pages[id]
-		switch {
-		case !inOld:
-			c.Pages = append(c.Pages, PageChange{ID: id, Type: Added})
-		case !inNew:
-			c.Pages = append(c.Pages, PageChange{ID: id, Type: Removed})
-		default:
-			fields := pageDiff(&a, &b)
-			if oldPaths[id] != newPaths[id] {
-				fields = append(fields, FieldPath)
-			}
-			if len(fields) > 0 {
-				c.Pages = append(c.Pages, PageChange{ID: id, Type: Changed, Fields: fields})
-			}
+	compare(old.Pages, new.Pages, func(id string, a, b Page) []string {
+		fields := pageDiff(&a, &b)
+		if oldPaths[id] != newPaths[id] {
+			fields = append(fields, FieldPath)
 		}
-	}
-	for _, id := range unionKeys(old.Files, new.Files) {
-		a, inOld := old.Files[id]
-		b, inNew := new.Files[id]
-		switch {
-		case !inOld:
-			c.Files = append(c.Files, FileChange{ID: id, Type: Added})
-		case !inNew:
-			c.Files = append(c.Files, FileChange{ID: id, Type: Removed})
-		default:
-			if fields := fileDiff(a, b); len(fields) > 0 {
-				c.Files = append(c.Files, FileChange{ID: id, Type: Changed, Fields: fields})
-			}
+		return fields
+	}, func(id string, t ChangeType, fields []string) {
+		c.Pages = append(c.Pages, PageChange{ID: id, Type: t, Fields: fields})
+	})
+	compare(old.Files, new.Files, func(_ string, a, b File) []string { return fileDiff(a, b) },
+		func(id string, t ChangeType, fields []string) {
+			c.Files = append(c.Files, FileChange{ID: id, Type: t, Fields: fields})
+		})
+	compare(old.Variables, new.Variables, func(_ string, a, b json.RawMessage) []string {
+		if jsonEqual(a, b) {
+			return nil
 		}
-	}
-	for _, name := range unionKeys(old.Variables, new.Variables) {
-		a, inOld := old.Variables[name]
-		b, inNew := new.Variables[name]
-		switch {
-		case !inOld:
-			c.Variables = append(c.Variables, VariableChange{Name: name, Type: Added})
-		case !inNew:
-			c.Variables = append(c.Variables, VariableChange{Name: name, Type: Removed})
-		case !jsonEqual(a, b):
-			c.Variables = append(c.Variables, VariableChange{Name: name, Type: Changed})
-		}
-	}
+		return []string{"value"}
+	}, func(name string, t ChangeType, _ []string) {
+		c.Variables = append(c.Variables, VariableChange{Name: name, Type: t})
+	})
 	return c
+}
+
+// compare calls record, in key order, for each key added to, removed from or changed between two
+// maps; fields lists how two values of a key differ, nothing when they do not.
+func compare[V any](old, new map[string]V, fields func(key string, a, b V) []string,
+	record func(key string, t ChangeType, fields []string)) {
+	for _, k := range unionKeys(old, new) {
+		a, inOld := old[k]
+		b, inNew := new[k]
+		switch {
+		case !inOld:
+			record(k, Added, nil)
+		case !inNew:
+			record(k, Removed, nil)
+		default:
+			if f := fields(k, a, b); len(f) > 0 {
+				record(k, Changed, f)
+			}
+		}
+	}
 }
 
 // unionKeys returns the keys of any of the maps, sorted, once each.
@@ -104,5 +107,5 @@ func unionKeys[V any](ms ...map[string]V) []string {
 			union[k] = struct{}{}
 		}
 	}
-	return sortedKeys(union)
+	return slices.Sorted(maps.Keys(union))
 }

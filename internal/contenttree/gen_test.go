@@ -3,6 +3,7 @@ package contenttree
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -91,7 +92,7 @@ func genEdit(c *choices, base *Tree) *Tree {
 }
 
 func genPickPage(c *choices, t *Tree) (string, bool) {
-	ids := sortedKeys(t.Pages)
+	ids := slices.Sorted(maps.Keys(t.Pages))
 	if len(ids) == 0 {
 		return "", false
 	}
@@ -105,7 +106,7 @@ func genParents(t *Tree, kind Kind, id string) []string {
 	if kind == KindGroup {
 		return parents
 	}
-	for _, pid := range sortedKeys(t.Pages) {
+	for _, pid := range slices.Sorted(maps.Keys(t.Pages)) {
 		if p := t.Pages[pid]; p.Kind != KindLink && !genIsWithin(t, pid, id) {
 			parents = append(parents, pid)
 		}

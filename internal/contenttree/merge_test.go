@@ -2,6 +2,7 @@ package contenttree
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
 	"slices"
 	"testing"
@@ -364,7 +365,7 @@ func TestMergeDoesNotChangeItsInputs(t *testing.T) {
 			t.Fatalf("input %d changed", i)
 		}
 	}
-	if keys := sortedKeys(got.Pages["install"].Variables); !slices.Equal(keys, []string{"a", "b", "c", "d"}) {
+	if keys := slices.Sorted(maps.Keys(got.Pages["install"].Variables)); !slices.Equal(keys, []string{"a", "b", "c", "d"}) {
 		t.Fatalf("merged variables %v", keys)
 	}
 }

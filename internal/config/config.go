@@ -23,6 +23,7 @@ type Config struct {
 	FetchAllowPrivate bool       // outbound fetches may reach loopback and private addresses
 	MaxBodyBytes      int64      // cap on request bodies
 	LogLevel          slog.Level // minimum level of log lines
+	BlobS3            BlobS3     // S3-compatible store for file bytes; none means DataDir/blobs
 }
 
 // Defaults are the values used when neither a flag nor the environment sets one.
@@ -32,6 +33,7 @@ func Defaults() Config {
 		DataDir:      "./docsd-data",
 		MaxBodyBytes: 32 << 20,
 		LogLevel:     slog.LevelInfo,
+		BlobS3:       BlobS3{UseTLS: true},
 	}
 }
 
@@ -43,6 +45,7 @@ type Flags struct {
 	getenv       func(string) string
 	logLevel     string
 	allowPrivate string
+	blob         blobFlags
 }
 
 // NewFlags registers the common flags; out receives -h output.
@@ -63,6 +66,7 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	fs.StringVar(&f.allowPrivate, "fetch-allow-private", env("DOCSD_FETCH_ALLOW_PRIVATE", "false"), "let outbound fetches reach loopback and private addresses (DOCSD_FETCH_ALLOW_PRIVATE)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest accepted request body in bytes (DOCSD_MAX_BODY_BYTES)")
 	fs.StringVar(&f.logLevel, "log-level", env("DOCSD_LOG_LEVEL", "info"), "debug, info, warn or error (DOCSD_LOG_LEVEL)")
+	f.addBlobFlags(env)
 	return f
 }
 
@@ -87,6 +91,9 @@ func (f *Flags) Parse(args []string) (Config, error) {
 		return *c, fmt.Errorf("fetch-allow-private: want true or false, got %q", f.allowPrivate)
 	}
 	c.FetchAllowPrivate = b
+	if err := f.parseBlob(); err != nil {
+		return *c, err
+	}
 	if err := c.LogLevel.UnmarshalText([]byte(f.logLevel)); err != nil {
 		return *c, fmt.Errorf("log-level: %w", err)
 	}
@@ -147,5 +154,6 @@ func (c Config) Redacted() map[string]any {
 	return map[string]any{
 		"addr": c.Addr, "dataDir": c.DataDir, "databaseURL": dbURL, "baseURL": c.BaseURL,
 		"fetchAllowPrivate": c.FetchAllowPrivate, "maxBodyBytes": c.MaxBodyBytes, "logLevel": c.LogLevel.String(),
+		"blobS3": c.BlobS3.redacted(),
 	}
 }

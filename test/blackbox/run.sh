@@ -96,6 +96,23 @@ status=0
     node client.mjs
 ) || status=$?
 
+# The README's "Organize your docs" walk-through, run exactly as it is written there.
+walk="$work/walkthrough.sh"
+sed -n '/<!-- walkthrough:start -->/,/<!-- walkthrough:end -->/p' "$here/../../README.md" |
+    sed -n '/^```sh$/,/^```$/p' | sed '1d;$d' > "$walk"
+if [ ! -s "$walk" ]; then
+    echo "FAIL  README walk-through: no walkthrough block found in README.md"
+    status=1
+elif out=$(DOCSD="$url" TOKEN="$admin_token" bash -euo pipefail "$walk" 2>&1) &&
+    [ "$(printf '%s\n' "$out" | head -n 1)" = '"title":"API reference"' ] &&
+    printf '%s\n' "$out" | grep -qx '"editMode":"locked"'; then
+    echo "ok    README walk-through: organize your docs"
+else
+    echo "FAIL  README walk-through: organize your docs"
+    printf '%s\n' "$out" | sed 's/^/      /'
+    status=1
+fi
+
 if [ "$status" != 0 ] && [ -s "$work/server.err" ]; then
     echo "--- server log (warnings and errors) ---"
     tail -n 40 "$work/server.err"

@@ -26,9 +26,10 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "docsd:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			return // -h printed the usage: asking for help is not a failure
 		}
+		fmt.Fprintln(os.Stderr, "docsd:", err)
 		os.Exit(2)
 	}
 }

@@ -170,6 +170,9 @@ func (s *Service) Get(ctx context.Context, c auth.Caller, id string) (User, erro
 	return u, err
 }
 
+// DisplayNameMax is the longest display name a user may set (the public API's limit).
+const DisplayNameMax = 64
+
 // Update holds the changes a user may make to their own profile.
 type Update struct {
 	DisplayName *string
@@ -186,7 +189,7 @@ func (s *Service) UpdateSelf(ctx context.Context, c auth.Caller, id string, upd 
 	}
 	if upd.DisplayName != nil {
 		name := strings.TrimSpace(*upd.DisplayName)
-		if err := validate.Length("displayName", name, 1, 255); err != nil {
+		if err := validate.Length("displayName", name, 1, DisplayNameMax); err != nil {
 			return User{}, err
 		}
 		upd.DisplayName = &name

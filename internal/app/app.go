@@ -17,6 +17,7 @@ import (
 	"docsd/internal/config"
 	"docsd/internal/httpapi"
 	"docsd/internal/ids"
+	"docsd/internal/jobs"
 	"docsd/internal/org"
 	"docsd/internal/paging"
 	"docsd/internal/store"
@@ -37,6 +38,7 @@ type App struct {
 	Accounts *account.Service
 	Orgs     *org.Service
 	Cursors  *paging.Codec
+	Jobs     *jobs.Queue // register handlers in Open; the worker loop runs during Serve
 
 	BaseURL  string
 	listener net.Listener
@@ -67,6 +69,7 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		return nil, err
 	}
 	a.Cursors = paging.NewCodec([]byte(key))
+	a.Jobs = jobs.New(db, a.Clock, a.Log, jobs.Options{})
 	a.Accounts = account.NewService(store.Accounts{DB: db}, a.Clock)
 	a.Orgs = org.NewService(store.Orgs{DB: db}, a.Clock)
 	return a, nil
@@ -100,12 +103,17 @@ func (a *App) Listen() error {
 // Addr is the address the server listens on.
 func (a *App) Addr() string { return a.listener.Addr().String() }
 
-// Serve answers requests until ctx is cancelled, then drains in-flight requests.
+// Serve answers requests and runs jobs until ctx is cancelled, then drains in-flight
+// requests and running jobs.
 func (a *App) Serve(ctx context.Context) error {
+	a.Jobs.Start(ctx)
 	errc := make(chan error, 1)
 	go func() { errc <- a.http.Serve(a.listener) }()
 	select {
 	case err := <-errc:
+		stopCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		a.Jobs.Stop(stopCtx)
 		return err
 	case <-ctx.Done():
 	}
@@ -114,6 +122,10 @@ func (a *App) Serve(ctx context.Context) error {
 	err := a.http.Shutdown(shutdownCtx)
 	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr
+	}
+	// Jobs may write to the database, so they are drained before the caller closes it.
+	if jerr := a.Jobs.Stop(shutdownCtx); jerr != nil && err == nil {
+		err = fmt.Errorf("drain jobs: %w", jerr)
 	}
 	return err
 }

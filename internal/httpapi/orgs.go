@@ -7,6 +7,7 @@ import (
 	"docsd/internal/mergerules"
 	"docsd/internal/opt"
 	"docsd/internal/org"
+	"docsd/internal/wire"
 )
 
 func (s *Server) orgRoutes() {
@@ -74,19 +75,17 @@ func (s *Server) patchOrg(w http.ResponseWriter, r *http.Request, c auth.Caller)
 }
 
 func (s *Server) listOrgsForEmailDomain(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
-	domain := r.PathValue("emailDomain")
-	list := "email-domain-orgs/" + domain
-	page, err := s.pageRequest(r, list)
-	if err != nil {
-		return err
-	}
 	me, err := s.Accounts.Me(r.Context(), c)
 	if err != nil {
 		return err
 	}
-	res, err := s.Orgs.ForEmailDomain(r.Context(), c, me, domain, page)
+	views, err := s.Orgs.ForEmailDomain(r.Context(), c, me, r.PathValue("emailDomain"))
 	if err != nil {
 		return err
 	}
-	return writeList(s, w, list, res, s.urls.FromOrganization)
+	out := wire.DomainOrganizations{Organizations: make([]wire.Organization, len(views))}
+	for i, v := range views {
+		out.Organizations[i] = s.urls.FromOrganization(v)
+	}
+	return ok(w, out)
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"docsd/internal/account"
+	"docsd/internal/apperr"
 	"docsd/internal/auth"
 )
 
@@ -36,6 +37,10 @@ func (s *Server) patchUser(w http.ResponseWriter, r *http.Request, c auth.Caller
 	}
 	if err := decode(r, &body); err != nil {
 		return err
+	}
+	if body.DisplayName == nil && body.PhotoURL == nil {
+		// The public API requires at least one property in this body.
+		return apperr.Invalidf("request body: must set displayName or photoURL")
 	}
 	u, err := s.Accounts.UpdateSelf(r.Context(), c, r.PathValue("userId"), account.Update{DisplayName: body.DisplayName, PhotoURL: body.PhotoURL})
 	if err != nil {

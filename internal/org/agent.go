@@ -1,4 +1,66 @@
 package org
 
-// AgentTx stores what belongs to this resource group.
-type AgentTx interface{}
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"docsd/internal/apperr"
+	"docsd/internal/auth"
+	"docsd/internal/richtext"
+)
+
+// AgentInstructions are an organization's instructions to its docs agent.
+type AgentInstructions struct {
+	OrganizationID string
+	Instructions   richtext.Document
+	UpdatedAt      *time.Time // nil until an admin first sets them
+	UpdatedBy      string     // user id of the member who last set them; "" until then
+}
+
+// AgentTx stores docs-agent instructions.
+type AgentTx interface {
+	// AgentInstructions returns orgID's instructions; ErrNotFound if none were ever set.
+	AgentInstructions(ctx context.Context, orgID string) (AgentInstructions, error)
+	// PutAgentInstructions inserts or replaces an organization's instructions.
+	PutAgentInstructions(ctx context.Context, a AgentInstructions) error
+}
+
+// AgentInstructions returns orgID's docs-agent instructions to a member (guests: 403). Before
+// an admin first sets them they are an empty document with no updatedAt or updatedBy.
+func (s *Service) AgentInstructions(ctx context.Context, c auth.Caller, orgID string) (AgentInstructions, error) {
+	tx := s.store.Read()
+	if _, err := s.requireMember(ctx, tx, c, orgID); err != nil {
+		return AgentInstructions{}, err
+	}
+	a, err := tx.AgentInstructions(ctx, orgID)
+	if errors.Is(err, ErrNotFound) {
+		return AgentInstructions{OrganizationID: orgID, Instructions: richtext.Empty()}, nil
+	}
+	return a, err
+}
+
+// SetAgentInstructions replaces orgID's docs-agent instructions; only admins may. raw is the
+// rich-text document of the request's `instructions` field (nil when the field was absent).
+func (s *Service) SetAgentInstructions(ctx context.Context, c auth.Caller, orgID string, raw json.RawMessage) (AgentInstructions, error) {
+	if len(raw) == 0 {
+		return AgentInstructions{}, apperr.Invalidf("instructions: is required (a rich-text document)")
+	}
+	doc, err := richtext.Validate("instructions", raw)
+	if err != nil {
+		return AgentInstructions{}, err
+	}
+	now := s.clock.Now()
+	a := AgentInstructions{OrganizationID: orgID, Instructions: doc, UpdatedAt: &now, UpdatedBy: c.UserID}
+	err = s.store.Write(ctx, now, func(tx Tx) error {
+		if _, err := s.requireAdmin(ctx, tx, c, orgID); err != nil {
+			return err
+		}
+		return tx.PutAgentInstructions(ctx, a)
+	})
+	if err != nil {
+		return AgentInstructions{}, err
+	}
+	return a, nil
+}

@@ -240,21 +240,28 @@ func (s *Service) views(ctx context.Context, tx Tx, c auth.Caller, res paging.Re
 // ForEmailDomain lists the organizations that users of an email domain may join. Only a
 // caller whose own verified email is on that domain may ask, so the lookup cannot be used to
 // discover other companies' organizations.
-func (s *Service) ForEmailDomain(ctx context.Context, c auth.Caller, me account.User, domain string, page paging.Request) (paging.Result[View], error) {
+//
+// The public API answers this lookup with one `{organizations: [...]}` object rather than a
+// paginated list, so it returns at most MaxDomainOrganizations of them.
+func (s *Service) ForEmailDomain(ctx context.Context, c auth.Caller, me account.User, domain string) ([]View, error) {
 	domain = strings.ToLower(strings.TrimSpace(domain))
 	if err := validateEmailDomain("emailDomain", domain); err != nil {
-		return paging.Result[View]{}, err
+		return nil, err
 	}
 	if !me.EmailVerified || me.EmailDomain() != domain {
-		return paging.Result[View]{Items: []View{}}, nil
+		return []View{}, nil
 	}
 	tx := s.store.Read()
-	res, err := tx.OrganizationsForEmailDomain(ctx, domain, page)
+	res, err := tx.OrganizationsForEmailDomain(ctx, domain, paging.Request{Limit: MaxDomainOrganizations})
 	if err != nil {
-		return paging.Result[View]{}, err
+		return nil, err
 	}
-	return s.views(ctx, tx, c, res)
+	views, err := s.views(ctx, tx, c, res)
+	return views.Items, err
 }
+
+// MaxDomainOrganizations bounds the email-domain lookup's answer.
+const MaxDomainOrganizations = paging.MaxLimit
 
 // Update holds the organization fields a PATCH may change; nil or unset leaves a field as is.
 type Update struct {

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
@@ -37,6 +38,9 @@ type DB struct {
 
 	mu    sync.RWMutex
 	stmts map[*sql.DB]map[string]*sql.Stmt
+
+	// jobsEnqueued is called after a transaction that enqueued a job commits (see jobs.go).
+	jobsEnqueued atomic.Pointer[func()]
 }
 
 // Open connects to the database named by url: a postgres:// URL selects PostgreSQL, anything
@@ -149,6 +153,8 @@ type Q struct {
 	tx   *sql.Tx
 	pool *sql.DB
 	now  time.Time
+
+	afterCommit []func()
 }
 
 // Read returns a Q for reads outside a transaction, on the read pool.
@@ -158,12 +164,14 @@ func (db *DB) Read() *Q { return &Q{db: db, pool: db.reader} }
 func (q *Q) Engine() Engine { return q.db.Engine }
 
 // Write runs fn in one write transaction, committed if fn returns nil and rolled back
-// otherwise. now is the transaction's single reading of the clock.
+// otherwise. now is the transaction's single reading of the clock. Functions registered with
+// q.AfterCommit run once the commit has succeeded.
 func (db *DB) Write(ctx context.Context, now time.Time, fn func(q *Q) error) (err error) {
 	tx, err := db.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
+	q := &Q{db: db, tx: tx, pool: db.writer, now: now}
 	defer func() {
 		if p := recover(); p != nil {
 			tx.Rollback()
@@ -175,9 +183,23 @@ func (db *DB) Write(ctx context.Context, now time.Time, fn func(q *Q) error) (er
 		}
 		if cerr := tx.Commit(); cerr != nil {
 			err = fmt.Errorf("commit: %w", mapErr(cerr))
+			return
+		}
+		for _, f := range q.afterCommit {
+			f()
 		}
 	}()
-	return fn(&Q{db: db, tx: tx, pool: db.writer, now: now})
+	return fn(q)
+}
+
+// AfterCommit arranges for f to run once the current write transaction has committed, and
+// never if it rolls back: for telling other parts of the process about durable changes.
+func (q *Q) AfterCommit(f func()) {
+	if q.tx == nil {
+		f()
+		return
+	}
+	q.afterCommit = append(q.afterCommit, f)
 }
 
 // Now is the time the transaction was started with (zero outside a transaction).

@@ -13,13 +13,16 @@ import (
 //	Where: conditions joined with AND (may be empty), with their Args
 //	Order: the unique ordering key's columns, e.g. {"m.joined_at", "m.user_id"}
 //	Desc:  descending order on every key column
+//	CountFrom: optional FROM for the count query, for lists whose joins only add columns
+//	       (never filter or multiply rows) so the count can skip them
 type List struct {
-	Select string
-	From   string
-	Where  []string
-	Args   []any
-	Order  []string
-	Desc   bool
+	Select    string
+	From      string
+	Where     []string
+	Args      []any
+	Order     []string
+	Desc      bool
+	CountFrom string
 }
 
 // Page runs the list for one page. scan reads one row and returns the item and its ordering
@@ -30,7 +33,11 @@ func Page[T any](ctx context.Context, q *Q, l List, page paging.Request, scan fu
 	if len(l.Where) > 0 {
 		where = " WHERE " + strings.Join(l.Where, " AND ")
 	}
-	if err := q.QueryRow(ctx, `SELECT COUNT(*) `+l.From+where, l.Args...).Scan(&res.Count); err != nil {
+	countFrom := l.From
+	if l.CountFrom != "" {
+		countFrom = l.CountFrom
+	}
+	if err := q.QueryRow(ctx, `SELECT COUNT(*) `+countFrom+where, l.Args...).Scan(&res.Count); err != nil {
 		return res, err
 	}
 	if page.Limit == 0 || res.Count == 0 {

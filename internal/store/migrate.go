@@ -72,7 +72,7 @@ func (db *DB) Migrate(ctx context.Context) error {
 	var opts []goose.ProviderOption
 	if db.Engine == Postgres {
 		dialect = goose.DialectPostgres
-		locker, err := newPostgresLocker()
+		locker, err := db.newPostgresLocker(ctx)
 		if err != nil {
 			return err
 		}

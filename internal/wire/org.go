@@ -97,3 +97,8 @@ func (u URLs) FromOrganization(v org.View) Organization {
 	}
 	return out
 }
+
+// DomainOrganizations answers the email-domain lookup.
+type DomainOrganizations struct {
+	Organizations []Organization `json:"organizations"`
+}

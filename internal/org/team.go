@@ -92,6 +92,12 @@ func teamPermissions(caller Member, callerRole TeamRole) TeamPermissions {
 	}
 }
 
+// TeamViewFor is a team as seen by a caller holding orgRole in its organization and teamRole
+// in the team ("" when not on it). Other domains that show teams (grants on spaces) use it.
+func TeamViewFor(t Team, orgRole auth.Role, teamRole TeamRole) TeamView {
+	return TeamView{Team: t, Permissions: teamPermissions(Member{Role: orgRole}, teamRole)}
+}
+
 func validateTeamTitle(title string) (string, error) {
 	title = strings.TrimSpace(title)
 	return title, validate.Length("title", title, teamTitleMin, teamTitleMax)

@@ -75,6 +75,7 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Accounts = account.NewService(store.Accounts{DB: db}, a.Clock)
 	a.Orgs = org.NewService(store.Orgs{DB: db}, a.Clock)
 	a.Spaces = space.NewService(store.Spaces{DB: db}, a.Clock)
+	a.Orgs.SetSpaceCounter(a.Spaces)
 	a.Jobs.Register(space.PurgeJob, a.Spaces.HandlePurge)
 	return a, nil
 }

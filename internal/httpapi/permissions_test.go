@@ -253,3 +253,26 @@ func TestEffectiveRole(t *testing.T) {
 		t.Errorf("locked space permissions: %s", r.Body)
 	}
 }
+
+// A member who leaves the organization leaves their grants behind: joining again gives back
+// only what the organization gives every member.
+func TestGrantsEndWithMembership(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	u := e.Member("leaver", auth.Read)
+	col := newCollection(t, e, e.Admin, e.Org, nil)
+	sp := newSpace(t, e, e.Admin, e.Org, nil)
+	grant(t, e, e.Admin, "/v1/spaces/"+sp, "admin", []string{u.ID}, nil)
+	grant(t, e, e.Admin, "/v1/collections/"+col, "admin", []string{u.ID}, nil)
+	e.Get(u, "/v1/spaces/"+sp).Expect(200)
+	e.Delete(e.Admin, "/v1/orgs/"+e.Org+"/members/"+u.ID).Expect(204)
+	e.Get(u, "/v1/spaces/"+sp).Expect(404)
+	e.AddMember(e.Org, u, auth.Read)
+	e.Get(u, "/v1/spaces/"+sp).Expect(404)
+	if e.Get(u, "/v1/collections/"+col).Expect(200).Bool("permissions.admin") {
+		t.Error("the collection grant survived the membership")
+	}
+	if n := e.Get(e.Admin, "/v1/spaces/"+sp+"/permissions/users").Expect(200).Num("count"); n != 0 {
+		t.Errorf("grants listed: %v", n)
+	}
+}

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -138,3 +139,56 @@ func expectIDs(t *testing.T, got []string, want ...string) {
 
 // ptr is a position pointer.
 func ptr(kind, id string) map[string]any { return map[string]any{"type": kind, kind: id} }
+
+// The 7-day window: restore on day 6 works; on day 8 the purge job has removed the space for
+// good, and restore answers 404.
+func TestSpacePurgedAfterSevenDays(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	ctx := context.Background()
+	id := newSpace(t, e, e.Admin, e.Org, map[string]any{"title": "Short-lived"})
+	path := "/v1/spaces/" + id
+	member := e.Member("member", auth.Read)
+	grant(t, e, e.Admin, path, "edit", []string{member.ID}, nil)
+	rowExists := func() bool {
+		t.Helper()
+		var n int
+		if err := e.App.DB.Read().QueryRow(ctx, `SELECT COUNT(*) FROM spaces WHERE id = ?`, id).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n == 1
+	}
+
+	e.Delete(e.Admin, path).Expect(204)
+	e.Clock.Advance(6 * day)
+	if _, err := e.App.Jobs.RunDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e.Post(e.Admin, path+"/restore", nil).Expect(200)
+	// The first deletion's job comes due on day 7 and finds the space restored: it stays.
+	e.Clock.Advance(1*day + time.Minute)
+	if _, err := e.App.Jobs.RunDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e.Get(e.Admin, path).Expect(200)
+
+	e.Delete(e.Admin, path).Expect(204)
+	e.Clock.Advance(8 * day)
+	if !rowExists() {
+		t.Fatal("the space went before its job ran")
+	}
+	// RunDue runs what is due, after any job the server's own worker loop is running.
+	if _, err := e.App.Jobs.RunDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if rowExists() {
+		t.Fatal("the space is still stored after its purge")
+	}
+	e.Post(e.Admin, path+"/restore", nil).Expect(404)
+	e.Get(e.Admin, path).Expect(404)
+	e.Delete(e.Admin, path).Expect(204)
+	var grants int
+	if err := e.App.DB.Read().QueryRow(ctx, `SELECT COUNT(*) FROM space_user_grants WHERE space_id = ?`, id).Scan(&grants); err != nil || grants != 0 {
+		t.Errorf("grants of a purged space remain: %d, %v", grants, err)
+	}
+}

@@ -226,38 +226,3 @@ func (s *Service) TeamGrants(ctx context.Context, c auth.Caller, t Target, page 
 	}
 	return res, nil
 }
-
-// teamSpaceCounts counts, for each team of orgID with grants, the live spaces its grants
-// open (directly, or through a collection above them).
-func (s *Service) teamSpaceCounts(ctx context.Context, tx Tx, orgID string) (map[string]int, error) {
-	grants, err := tx.OrgGrants(ctx, orgID)
-	if err != nil {
-		return nil, err
-	}
-	spaces, err := tx.Spaces(ctx, orgID)
-	if err != nil {
-		return nil, err
-	}
-	cols, err := tx.Collections(ctx, orgID)
-	if err != nil {
-		return nil, err
-	}
-	byTeam := map[string][]Grant{}
-	for _, g := range grants {
-		if g.Principal.Kind == TeamPrincipal {
-			byTeam[g.Principal.ID] = append(byTeam[g.Principal.ID], g)
-		}
-	}
-	colMap := collectionMap(cols)
-	counts := map[string]int{}
-	for team, gs := range byTeam {
-		// A guest member holds exactly their grants: the team's reach.
-		acc := newAccess(auth.Guest, true, gs, colMap)
-		for _, sp := range spaces {
-			if acc.SpaceRole(sp).AtLeast(auth.Read) {
-				counts[team]++
-			}
-		}
-	}
-	return counts, nil
-}

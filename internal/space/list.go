@@ -198,19 +198,7 @@ func (s *Service) Aggregate(ctx context.Context, c auth.Caller, t Target, role *
 	if err != nil {
 		return paging.Result[UserGrant]{}, err
 	}
-	members, err := tx.Members(ctx, orgID)
-	if err != nil {
-		return paging.Result[UserGrant]{}, err
-	}
-	teams, err := tx.TeamsOfMembers(ctx, orgID)
-	if err != nil {
-		return paging.Result[UserGrant]{}, err
-	}
-	grants, err := tx.OrgGrants(ctx, orgID)
-	if err != nil {
-		return paging.Result[UserGrant]{}, err
-	}
-	cols, err := tx.Collections(ctx, orgID)
+	e, err := loadEveryone(ctx, tx, orgID)
 	if err != nil {
 		return paging.Result[UserGrant]{}, err
 	}
@@ -220,18 +208,9 @@ func (s *Service) Aggregate(ctx context.Context, c auth.Caller, t Target, role *
 			return paging.Result[UserGrant]{}, err
 		}
 	}
-	byPrincipal := map[Principal][]Grant{}
-	for _, g := range grants {
-		byPrincipal[g.Principal] = append(byPrincipal[g.Principal], g)
-	}
-	colMap := collectionMap(cols)
 	items := []UserGrant{}
-	for _, m := range members {
-		mine := byPrincipal[Principal{UserPrincipal, m.User.ID}]
-		for _, team := range teams[m.User.ID] {
-			mine = append(mine, byPrincipal[Principal{TeamPrincipal, team}]...)
-		}
-		acc := newAccess(m.Role, true, mine, colMap)
+	for _, m := range e.members {
+		acc := e.of(m.User.ID)
 		r := acc.CollectionRole(t.ID)
 		if t.Kind == SpaceKind {
 			r = acc.SpaceRole(sp)

@@ -159,9 +159,16 @@ func (t spaceTx) Members(ctx context.Context, orgID string) ([]space.Member, err
 	return out, mapErr(rows.Err())
 }
 
+// LockTree locks the organization's row. NO KEY UPDATE serializes tree changes without
+// blocking the foreign-key checks of rows inserted meanwhile under the organization. SQLite
+// needs no lock: its write transactions run one at a time.
 func (t spaceTx) LockTree(ctx context.Context, orgID string) error {
+	lock := ""
+	if t.q.Engine() == Postgres {
+		lock = " FOR NO KEY UPDATE"
+	}
 	var id string
-	err := t.q.QueryRow(ctx, `SELECT id FROM organizations WHERE id = ?`+t.q.ForUpdate(), orgID).Scan(&id)
+	err := t.q.QueryRow(ctx, `SELECT id FROM organizations WHERE id = ?`+lock, orgID).Scan(&id)
 	if errors.Is(err, ErrNotFound) {
 		return space.ErrNotFound
 	}

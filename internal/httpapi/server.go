@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"slices"
 	"time"
 
 	"docsd/internal/account"
@@ -39,6 +40,7 @@ type Server struct {
 	urls    wire.URLs
 	metrics *metrics
 	handler http.Handler
+	routes  []string // every registered pattern, in order: the API's surface, for its description
 }
 
 // handlerFunc is a handler that returns its error for the server to render.
@@ -48,11 +50,11 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, c auth.Caller) err
 func New(d Deps) *Server {
 	s := &Server{Deps: d, log: d.Log, mux: http.NewServeMux(), maxBody: d.MaxBodyBytes,
 		urls: wire.URLs{Base: d.BaseURL}, metrics: newMetrics()}
-	s.mux.Handle("GET /metrics", s.metrics.handler())
-	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+	s.register("GET /metrics", s.metrics.handler())
+	s.register("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-	})
-	s.mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+	}))
+	s.register("GET /readyz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
 		if err := s.Ready(ctx); err != nil {
@@ -60,7 +62,8 @@ func New(d Deps) *Server {
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
-	})
+	}))
+	s.openAPIRoutes()
 	s.userRoutes()
 	s.orgRoutes()
 	s.memberRoutes()
@@ -110,9 +113,18 @@ func (p *headerProbe) Header() http.Header         { return p.header }
 func (p *headerProbe) Write(b []byte) (int, error) { return len(b), nil }
 func (p *headerProbe) WriteHeader(code int)        { p.status = code }
 
+// register adds a route that needs no authentication.
+func (s *Server) register(pattern string, h http.Handler) {
+	s.routes = append(s.routes, pattern)
+	s.mux.Handle(pattern, h)
+}
+
+// Routes returns the pattern of every route, e.g. "GET /v1/orgs/{organizationId}".
+func (s *Server) Routes() []string { return slices.Clone(s.routes) }
+
 // handle registers an authenticated route: requests without a valid token get 401.
 func (s *Server) handle(pattern string, h handlerFunc) {
-	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+	s.register(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := s.authenticate(r)
 		if err == nil {
 			err = h(w, r.WithContext(auth.WithCaller(r.Context(), c)), c)
@@ -120,7 +132,7 @@ func (s *Server) handle(pattern string, h handlerFunc) {
 		if err != nil {
 			writeError(w, r, s.log, err)
 		}
-	})
+	}))
 }
 
 // authenticate resolves the request's bearer token.

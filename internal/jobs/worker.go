@@ -101,8 +101,12 @@ func (q *Queue) pass(ctx context.Context, more *atomic.Bool) error {
 		more.Store(true)
 		return errors.Join(errs...)
 	}
-	claimed, err := q.db.ClaimJobs(ctx, q.clock.Now(), store.JobClaim{
-		Owner: q.opts.Owner, Lease: q.opts.Lease, Kinds: q.registered(), Limit: free})
+	now, kinds := q.clock.Now(), q.registered()
+	if due, err := q.db.HasDueJobs(ctx, now, kinds); err != nil || !due {
+		more.Store(false)
+		return errors.Join(append(errs, err)...)
+	}
+	claimed, err := q.db.ClaimJobs(ctx, now, store.JobClaim{Owner: q.opts.Owner, Lease: q.opts.Lease, Kinds: kinds, Limit: free})
 	if err != nil {
 		return errors.Join(append(errs, err)...)
 	}

@@ -185,6 +185,26 @@ func (db *DB) ClaimJobs(ctx context.Context, now time.Time, c JobClaim) ([]Job, 
 	return jobs, nil
 }
 
+// HasDueJobs reports whether ClaimJobs would find a job of one of kinds due at now. It only
+// reads, so an idle worker can poll without taking SQLite's write lock.
+func (db *DB) HasDueJobs(ctx context.Context, now time.Time, kinds []string) (bool, error) {
+	if len(kinds) == 0 {
+		return false, nil
+	}
+	args := make([]any, 0, len(kinds)+2)
+	for _, k := range kinds {
+		args = append(args, k)
+	}
+	args = append(args, Micros(now), Micros(now))
+	var one int
+	err := db.Read().QueryRow(ctx, `SELECT 1 FROM jobs WHERE kind IN (?`+strings.Repeat(", ?", len(kinds)-1)+`)
+		AND ((state = 'queued' AND run_at <= ?) OR (state = 'running' AND lease_expires_at <= ?)) LIMIT 1`, args...).Scan(&one)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // finishJob updates a job the caller holds: the row must still be running under the same
 // owner and attempt it was claimed with, or ErrLeaseLost is returned and nothing changes.
 func (db *DB) finishJob(ctx context.Context, now time.Time, j Job, set string, args ...any) error {

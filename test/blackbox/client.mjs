@@ -23,8 +23,9 @@ import teams from './checks/teams.mjs';
 import saml from './checks/saml.mjs';
 import agent from './checks/agent.mjs';
 import invites from './checks/invites.mjs';
+import spaces from './checks/spaces.mjs';
 
-const groups = [errors, users, orgs, emailDomains, join, members, teams, saml, agent, invites];
+const groups = [errors, users, orgs, emailDomains, join, members, teams, saml, agent, invites, spaces];
 
 // A hung request must fail its check, not the whole run.
 const CHECK_TIMEOUT_MS = 15_000;

@@ -38,6 +38,22 @@ func TestSpaceDeleteAndRestore(t *testing.T) {
 	}
 	e.Post(e.Admin, path+"/restore", nil).Expect(404)
 
+	t.Run("a deleted space leaves every list", func(t *testing.T) {
+		col := newCollection(t, e, e.Admin, e.Org, nil)
+		sid := newSpace(t, e, e.Admin, e.Org, map[string]any{"parent": col})
+		e.Delete(e.Admin, "/v1/spaces/"+sid).Expect(204)
+		expectIDs(t, e.Get(e.Admin, "/v1/collections/"+col+"/spaces").Expect(200).IDs())
+		for _, it := range e.Get(e.Admin, "/v1/orgs/"+e.Org+"/members/"+e.Admin.ID+"/spaces").Expect(200).Items() {
+			if it["space"].(map[string]any)["id"] == sid {
+				t.Error("a deleted space is among the member's spaces")
+			}
+		}
+		if n := e.Get(e.Admin, "/v1/orgs/"+e.Org+"/members/"+e.Admin.ID).Expect(200).Num("spaces"); n != 2 {
+			t.Errorf("the member's count holds the deleted space: %v", n)
+		}
+		e.Get(e.Admin, "/v1/spaces/"+sid+"/permissions/users").Expect(404)
+		e.Post(e.Admin, "/v1/spaces/"+sid+"/duplicate", nil).Expect(404)
+	})
 	t.Run("who may delete and restore", func(t *testing.T) {
 		sid := newSpace(t, e, e.Admin, e.Org, map[string]any{"visibility": "unlisted"})
 		sp := "/v1/spaces/" + sid

@@ -143,15 +143,17 @@ func (s *Service) setGrants(ctx context.Context, c auth.Caller, t Target, ps []P
 			return err
 		}
 		for _, p := range ps {
+			if role == nil {
+				// Removing a grant is a deletion: one that does not exist is gone already.
+				if _, err := tx.DeleteGrant(ctx, t, p); err != nil {
+					return err
+				}
+				continue
+			}
 			if err := s.checkPrincipal(ctx, tx, orgID, p); err != nil {
 				return err
 			}
-			if role == nil {
-				_, err = tx.DeleteGrant(ctx, t, p)
-			} else {
-				err = tx.PutGrant(ctx, Grant{Target: t, Principal: p, Role: *role}, now)
-			}
-			if err != nil {
+			if err := tx.PutGrant(ctx, Grant{Target: t, Principal: p, Role: *role}, now); err != nil {
 				return err
 			}
 		}
@@ -159,7 +161,8 @@ func (s *Service) setGrants(ctx context.Context, c auth.Caller, t Target, ps []P
 	})
 }
 
-// checkPrincipal makes sure a user is a member (guests included) and a team belongs to orgID.
+// checkPrincipal makes sure a user is an enabled member (guests included) and a team belongs
+// to orgID: grants go to those who can use them.
 func (s *Service) checkPrincipal(ctx context.Context, tx Tx, orgID string, p Principal) error {
 	if p.Kind == TeamPrincipal {
 		teamOrg, err := tx.TeamOrganization(ctx, p.ID)
@@ -178,13 +181,7 @@ func (s *Service) checkPrincipal(ctx context.Context, tx Tx, orgID string, p Pri
 // RemoveGrant removes a principal's grant on a target. Removing a grant that does not exist
 // succeeds, as deletions do.
 func (s *Service) RemoveGrant(ctx context.Context, c auth.Caller, t Target, p Principal) error {
-	return s.store.Write(ctx, s.clock.Now(), func(tx Tx) error {
-		if _, err := s.targetOrg(ctx, tx, c, t, auth.Admin); err != nil {
-			return err
-		}
-		_, err := tx.DeleteGrant(ctx, t, p)
-		return err
-	})
+	return s.setGrants(ctx, c, t, []Principal{p}, nil)
 }
 
 // UserGrants lists the users granted a role on a target (not those who reach it otherwise).

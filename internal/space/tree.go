@@ -130,7 +130,11 @@ func (t *orgTree) place(parent string, self Pointer, sameLevel bool, pos *Positi
 		}
 		return t.end(parent), false, nil
 	}
-	for field, p := range map[string]*Pointer{"position.before": pos.Before, "position.after": pos.After} {
+	for _, f := range []struct {
+		field string
+		p     *Pointer
+	}{{"position.before", pos.Before}, {"position.after", pos.After}} {
+		field, p := f.field, f.p
 		if p == nil {
 			continue
 		}

@@ -23,21 +23,11 @@ func (s *Service) CreateCollection(ctx context.Context, c auth.Caller, orgID str
 		DefaultLevel: Inherit, CreatedAt: now, UpdatedAt: now}
 	var v CollectionView
 	err := s.store.Write(ctx, now, func(tx Tx) error {
-		acc, err := s.accessIn(ctx, tx, c.UserID, orgID)
+		acc, position, err := s.newPlace(ctx, tx, c, orgID, col.Parent)
 		if err != nil {
 			return err
 		}
-		if !acc.Member() {
-			return apperr.NotFoundf("organization %s not found", orgID)
-		}
-		if err := requireCreate(acc, col.Parent, "parent"); err != nil {
-			return err
-		}
-		t, err := loadTree(ctx, tx, orgID)
-		if err != nil {
-			return err
-		}
-		col.Position = t.end(col.Parent)
+		col.Position = position
 		if err := tx.InsertCollection(ctx, col); err != nil {
 			return err
 		}

@@ -78,21 +78,11 @@ func (s *Service) Create(ctx context.Context, c auth.Caller, orgID string, n New
 	}
 	var v View
 	err := s.store.Write(ctx, now, func(tx Tx) error {
-		acc, err := s.accessIn(ctx, tx, c.UserID, orgID)
+		acc, position, err := s.newPlace(ctx, tx, c, orgID, sp.Parent)
 		if err != nil {
 			return err
 		}
-		if !acc.Member() {
-			return apperr.NotFoundf("organization %s not found", orgID)
-		}
-		if err := requireCreate(acc, sp.Parent, "parent"); err != nil {
-			return err
-		}
-		t, err := loadTree(ctx, tx, orgID)
-		if err != nil {
-			return err
-		}
-		sp.Position = t.end(sp.Parent)
+		sp.Position = position
 		if err := tx.InsertSpace(ctx, sp); err != nil {
 			return err
 		}
@@ -103,6 +93,26 @@ func (s *Service) Create(ctx context.Context, c auth.Caller, orgID string, n New
 		return err
 	})
 	return v, err
+}
+
+// newPlace checks that the caller may create something at a level of orgID (the top level,
+// or the collection parent) and returns their access and the position at the end of it.
+func (s *Service) newPlace(ctx context.Context, tx Tx, c auth.Caller, orgID, parent string) (*Access, string, error) {
+	acc, err := s.accessIn(ctx, tx, c.UserID, orgID)
+	if err != nil {
+		return nil, "", err
+	}
+	if !acc.Member() {
+		return nil, "", apperr.NotFoundf("organization %s not found", orgID)
+	}
+	if err := requireCreate(acc, parent, "parent"); err != nil {
+		return nil, "", err
+	}
+	t, err := loadTree(ctx, tx, orgID)
+	if err != nil {
+		return nil, "", err
+	}
+	return acc, t.end(parent), t.checkParent(parent)
 }
 
 // requireCreate checks that the caller may create content at a level: a collection they can

@@ -154,7 +154,7 @@ func (s *Service) setGrants(ctx context.Context, c auth.Caller, t Target, ps []P
 				return err
 			}
 			if err := tx.PutGrant(ctx, Grant{Target: t, Principal: p, Role: *role}, now); err != nil {
-				return err
+				return notFound(err, "%s %s not found in the organization", p.Kind, p.ID)
 			}
 		}
 		return nil

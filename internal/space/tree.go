@@ -113,9 +113,21 @@ func indexOf(nodes []node, p Pointer) int {
 	return -1
 }
 
+// checkParent makes sure a level still exists under the lock: access was checked on what
+// was read before it, and the collection may have been deleted meanwhile.
+func (t *orgTree) checkParent(parent string) error {
+	if _, ok := t.cols[parent]; parent != "" && !ok {
+		return apperr.Invalidf("parent: collection %s not found in the organization", parent)
+	}
+	return nil
+}
+
 // place computes the position of self at level parent according to pos (nil: the end), and
 // whether self already stands there (same level, same neighbours).
 func (t *orgTree) place(parent string, self Pointer, sameLevel bool, pos *Position) (position string, unchanged bool, err error) {
+	if err := t.checkParent(parent); err != nil {
+		return "", false, err
+	}
 	all := t.level(parent)
 	var others []node
 	for _, n := range all {

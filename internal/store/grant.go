@@ -101,6 +101,10 @@ func (t spaceTx) PutGrant(ctx context.Context, g space.Grant, at time.Time) erro
 	_, err := t.q.Exec(ctx, `INSERT INTO `+tb.name+` (`+tb.target+`, `+tb.principal+`, role, created_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (`+tb.target+`, `+tb.principal+`) DO UPDATE SET role = excluded.role`,
 		g.Target.ID, g.Principal.ID, string(g.Role), Micros(at))
+	if errors.Is(err, ErrForeignKeyViolation) {
+		// The user, team or target went away meanwhile.
+		return space.ErrNotFound
+	}
 	return err
 }
 

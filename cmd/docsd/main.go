@@ -71,6 +71,13 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	log := newLogger(cfg, stderr)
+	if cfg.CPUProfile != "" {
+		stop, err := startCPUProfile(cfg.CPUProfile)
+		if err != nil {
+			return err
+		}
+		defer stop(log)
+	}
 	a, err := app.Open(ctx, cfg, app.Options{Log: log})
 	if err != nil {
 		return err

@@ -61,12 +61,15 @@ type Store interface {
 
 // Service implements the account rules.
 type Service struct {
-	store Store
-	clock clock.Clock
+	store  Store
+	clock  clock.Clock
+	tokens *tokenCache
 }
 
 // NewService returns the account service.
-func NewService(s Store, c clock.Clock) *Service { return &Service{store: s, clock: c} }
+func NewService(s Store, c clock.Clock) *Service {
+	return &Service{store: s, clock: c, tokens: newTokenCache()}
+}
 
 // NormalizeEmail validates an email address and lower-cases it.
 func NormalizeEmail(email string) (string, error) {
@@ -121,16 +124,23 @@ func (s *Service) CreateToken(ctx context.Context, email string) (string, error)
 	return tok, nil
 }
 
-// Authenticate resolves an API token to its caller.
+// Authenticate resolves an API token to its caller. What it read about a token is trusted
+// for TokenCacheTTL.
 func (s *Service) Authenticate(ctx context.Context, token string) (auth.Caller, error) {
-	uid, tid, err := s.store.Read().UserIDForToken(ctx, auth.HashToken(token))
+	hash, now := auth.HashToken(token), s.clock.Now()
+	if c, ok := s.tokens.get(hash, now); ok {
+		return c, nil
+	}
+	uid, tid, err := s.store.Read().UserIDForToken(ctx, hash)
 	if errors.Is(err, ErrNotFound) {
 		return auth.Caller{}, apperr.New(apperr.Unauthorized, "invalid API token")
 	}
 	if err != nil {
 		return auth.Caller{}, err
 	}
-	return auth.Caller{UserID: uid, TokenID: tid}, nil
+	c := auth.Caller{UserID: uid, TokenID: tid}
+	s.tokens.put(hash, c, now)
+	return c, nil
 }
 
 // Me returns the caller's own user.

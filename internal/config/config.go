@@ -23,6 +23,7 @@ type Config struct {
 	FetchAllowPrivate bool       // outbound fetches may reach loopback and private addresses
 	MaxBodyBytes      int64      // cap on request bodies
 	LogLevel          slog.Level // minimum level of log lines
+	CPUProfile        string     // file to write a CPU profile of the serving run to, for diagnosis; empty for none
 }
 
 // Defaults are the values used when neither a flag nor the environment sets one.
@@ -63,6 +64,7 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	fs.StringVar(&f.allowPrivate, "fetch-allow-private", env("DOCSD_FETCH_ALLOW_PRIVATE", "false"), "let outbound fetches reach loopback and private addresses (DOCSD_FETCH_ALLOW_PRIVATE)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest accepted request body in bytes (DOCSD_MAX_BODY_BYTES)")
 	fs.StringVar(&f.logLevel, "log-level", env("DOCSD_LOG_LEVEL", "info"), "debug, info, warn or error (DOCSD_LOG_LEVEL)")
+	fs.StringVar(&c.CPUProfile, "cpu-profile", env("DOCSD_CPU_PROFILE", ""), "write a CPU profile of the serving run to this file, for go tool pprof (DOCSD_CPU_PROFILE)")
 	return f
 }
 
@@ -147,5 +149,6 @@ func (c Config) Redacted() map[string]any {
 	return map[string]any{
 		"addr": c.Addr, "dataDir": c.DataDir, "databaseURL": dbURL, "baseURL": c.BaseURL,
 		"fetchAllowPrivate": c.FetchAllowPrivate, "maxBodyBytes": c.MaxBodyBytes, "logLevel": c.LogLevel.String(),
+		"cpuProfile": c.CPUProfile,
 	}
 }

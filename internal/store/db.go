@@ -208,23 +208,33 @@ func (q *Q) Now() time.Time { return q.now }
 // prepare returns the cached prepared statement for a read outside a transaction on SQLite,
 // and nil otherwise (the query then runs directly). Statements are never prepared on the
 // writer pool while a transaction holds its only connection.
-func (q *Q) prepare(ctx context.Context, query string) (*sql.Stmt, error) {
+//
+// Such a read runs with ctx's cancellation checked once, before it starts, rather than
+// watched throughout (readCtx has none). Watching costs two goroutines per query, database/sql's
+// and the SQLite driver's, which is more than a point read itself takes; and a SQLite read is
+// work inside this process that ends on its own, so interrupting it when a client goes away
+// saves little. Reads on PostgreSQL and everything inside a transaction stay cancellable.
+func (q *Q) prepare(ctx context.Context, query string) (stmt *sql.Stmt, readCtx context.Context, err error) {
 	if q.db.Engine == Postgres || q.tx != nil {
-		return nil, nil
+		return nil, ctx, nil
 	}
-	return q.db.stmt(ctx, q.pool, query)
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	stmt, err = q.db.stmt(ctx, q.pool, query)
+	return stmt, context.WithoutCancel(ctx), err
 }
 
 // Exec runs a statement that returns no rows.
 func (q *Q) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	s, err := q.prepare(ctx, query)
+	s, readCtx, err := q.prepare(ctx, query)
 	if err != nil {
 		return nil, mapErr(err)
 	}
 	var res sql.Result
 	switch {
 	case s != nil:
-		res, err = s.ExecContext(ctx, args...)
+		res, err = s.ExecContext(readCtx, args...)
 	case q.tx != nil:
 		res, err = q.tx.ExecContext(ctx, q.db.rebind(query), args...)
 	default:
@@ -235,14 +245,14 @@ func (q *Q) Exec(ctx context.Context, query string, args ...any) (sql.Result, er
 
 // Query runs a statement that returns rows.
 func (q *Q) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	s, err := q.prepare(ctx, query)
+	s, readCtx, err := q.prepare(ctx, query)
 	if err != nil {
 		return nil, mapErr(err)
 	}
 	var rows *sql.Rows
 	switch {
 	case s != nil:
-		rows, err = s.QueryContext(ctx, args...)
+		rows, err = s.QueryContext(readCtx, args...)
 	case q.tx != nil:
 		rows, err = q.tx.QueryContext(ctx, q.db.rebind(query), args...)
 	default:
@@ -270,13 +280,13 @@ func (r Row) Scan(dest ...any) error {
 
 // QueryRow runs a statement expected to return at most one row.
 func (q *Q) QueryRow(ctx context.Context, query string, args ...any) Row {
-	s, err := q.prepare(ctx, query)
+	s, readCtx, err := q.prepare(ctx, query)
 	if err != nil {
 		return Row{err: mapErr(err)}
 	}
 	switch {
 	case s != nil:
-		return Row{row: s.QueryRowContext(ctx, args...)}
+		return Row{row: s.QueryRowContext(readCtx, args...)}
 	case q.tx != nil:
 		return Row{row: q.tx.QueryRowContext(ctx, q.db.rebind(query), args...)}
 	default:

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// buildDocsd compiles docsd into dir, the way it is shipped (no race detector, no coverage).
+func buildDocsd(ctx context.Context, dir string) (string, error) {
+	bin := filepath.Join(dir, "docsd")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "docsd/cmd/docsd")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("build docsd (run the benchmark from inside the docsd module): %w", err)
+	}
+	return bin, nil
+}
+
+// docsdOptions are how docsd is started.
+type docsdOptions struct {
+	Binary     string
+	DataDir    string
+	LogPath    string // its stderr: the request log and any error
+	LogLevel   string
+	CPUProfile string // written by docsd when it stops; empty for none
+}
+
+// startDocsd runs `docsd serve` on a fresh SQLite data directory and a free loopback port,
+// and returns it with the API token its first start prints.
+func startDocsd(ctx context.Context, o docsdOptions) (*server, string, error) {
+	logFile, err := os.Create(o.LogPath)
+	if err != nil {
+		return nil, "", err
+	}
+	defer logFile.Close() // the child holds its own descriptor
+	cmd := exec.Command(o.Binary, "serve", "-addr", "127.0.0.1:0", "-data-dir", o.DataDir)
+	cmd.Env = childEnv("DOCSD_LOG_LEVEL="+o.LogLevel, "DOCSD_CPU_PROFILE="+o.CPUProfile)
+	cmd.Stderr = logFile
+	const tokenLine, serveLine = "API token: ", "docsd is serving the API at "
+	s, got, err := start(ctx, "docsd", cmd, tokenLine, serveLine)
+	if err != nil {
+		return nil, "", fmt.Errorf("%w; the end of its log:\n%s", err, tail(o.LogPath, 2000))
+	}
+	apiURL, _, _ := strings.Cut(got[serveLine], " ")
+	u, err := url.Parse(apiURL)
+	if err != nil || u.Host == "" {
+		s.stop()
+		return nil, "", fmt.Errorf("docsd printed an API address we cannot read: %q", got[serveLine])
+	}
+	s.addr = u.Host
+	return s, strings.TrimSpace(got[tokenLine]), nil
+}
+
+// client is for the few set-up requests, not for load.
+var client = &http.Client{Timeout: 30 * time.Second}
+
+// get fetches path from addr with the token and returns the status and body.
+func get(ctx context.Context, addr, path, token string) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+path, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Accept", "application/json")
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	return resp.StatusCode, body, err
+}
+
+// firstOrgID asks docsd for the caller's organizations and returns the first one's id: on a
+// fresh data directory that is the organization the first start made.
+func firstOrgID(ctx context.Context, addr, token string) (string, error) {
+	status, body, err := get(ctx, addr, "/v1/orgs", token)
+	if err != nil {
+		return "", err
+	}
+	var list struct {
+		Items []struct {
+			ID string `json:"id"`
+		} `json:"items"`
+	}
+	if status != http.StatusOK || json.Unmarshal(body, &list) != nil || len(list.Items) == 0 {
+		return "", fmt.Errorf("GET /v1/orgs answered %d: %.200s", status, body)
+	}
+	return list.Items[0].ID, nil
+}
+
+// tail is the last n bytes of a file, for error messages.
+func tail(path string, n int64) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return err.Error()
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > n {
+		f.Seek(st.Size()-n, io.SeekStart)
+	}
+	b, _ := io.ReadAll(io.LimitReader(f, n))
+	return string(b)
+}

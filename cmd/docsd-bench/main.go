@@ -1,0 +1,290 @@
+// Command docsd-bench measures docsd under load against a bare net/http handler that answers
+// the same bytes, in the same run, on loopback. For each endpoint it prints requests/s, p50
+// and p99 latency and the servers' CPU time per request, and a verdict against the targets:
+// docsd must reach at least half the bare handler's requests/s, with a p99 at most twice its
+// p99. Ratios taken in one run hold on a shared, noisy machine where absolute figures do not.
+//
+//	go run ./cmd/docsd-bench [-duration 10s] [-warmup 2s] [-connections 64] [-endpoints all]
+//
+// It builds docsd, starts it on a fresh SQLite data directory, seeds members, reads each
+// endpoint's answer once, then starts this program again as the bare handler serving those
+// answers, and drives both servers with the same closed-loop load generator.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+func main() {
+	if path := os.Getenv(bareEnv); path != "" {
+		if err := serveBare(path); err != nil {
+			fmt.Fprintln(os.Stderr, "docsd-bench bare handler:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	code, err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(os.Stderr, "docsd-bench:", err)
+	}
+	os.Exit(code)
+}
+
+type options struct {
+	Duration    time.Duration
+	Warmup      time.Duration
+	Slices      int
+	Connections int
+	Endpoints   string
+	Members     int
+	MaxRequests int64
+	LogLevel    string
+	Docsd       string
+	CPUProfile  string
+	Keep        bool
+}
+
+func parseOptions(args []string, stderr io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("docsd-bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.DurationVar(&o.Duration, "duration", 10*time.Second, "measured time per endpoint and server")
+	fs.DurationVar(&o.Warmup, "warmup", 2*time.Second, "unmeasured load on each server before measuring an endpoint")
+	fs.IntVar(&o.Slices, "slices", 5, "measure in this many alternating slices per server, so machine noise falls on both alike")
+	fs.IntVar(&o.Connections, "connections", 64, "keep-alive connections, one request in flight on each")
+	fs.StringVar(&o.Endpoints, "endpoints", "all", "comma-separated endpoints to measure: org, members, or all")
+	fs.IntVar(&o.Members, "members", 20, "members seeded into the organization besides its administrator")
+	fs.Int64Var(&o.MaxRequests, "max-requests", 5_000_000, "cap on requests per endpoint and server, warm-up included")
+	fs.StringVar(&o.LogLevel, "log-level", "info", "docsd's log level; info (its default) writes a log line per request")
+	fs.StringVar(&o.Docsd, "docsd", "", "a docsd binary to measure; default: build docsd/cmd/docsd")
+	fs.StringVar(&o.CPUProfile, "cpuprofile", "", "write docsd's CPU profile of the whole run to this file")
+	fs.BoolVar(&o.Keep, "keep", false, "keep the temporary directory (data, docsd's log, answers)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return o, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	case o.Duration <= 0 || o.Duration > 10*time.Minute:
+		return o, fmt.Errorf("-duration: must be above 0 and at most 10m")
+	case o.Warmup < 0 || o.Warmup > time.Minute:
+		return o, fmt.Errorf("-warmup: must be 0 to 1m")
+	case o.Slices < 1 || o.Slices > 100 || o.Duration/time.Duration(max(o.Slices, 1)) < 100*time.Millisecond:
+		return o, fmt.Errorf("-slices: must be 1 to 100, each at least 100ms of -duration")
+	case o.Connections < 1 || o.Connections > 4096:
+		return o, fmt.Errorf("-connections: must be 1 to 4096")
+	case o.Members < 0 || o.Members > 100_000:
+		return o, fmt.Errorf("-members: must be 0 to 100000")
+	case o.MaxRequests < 1:
+		return o, fmt.Errorf("-max-requests: must be positive")
+	}
+	if o.CPUProfile != "" {
+		abs, err := filepath.Abs(o.CPUProfile)
+		if err != nil {
+			return o, err
+		}
+		o.CPUProfile = abs
+	}
+	return o, nil
+}
+
+// target is one endpoint as this run sees it: its answer, or why it cannot be measured.
+type target struct {
+	endpoint
+	Path        string
+	Body        []byte
+	Unavailable string
+	Bare, Docsd *loadResult
+}
+
+// run returns the exit code: 0 when every measurement completed without a failed request,
+// whatever the verdicts; 1 otherwise; 2 for bad flags.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	o, err := parseOptions(args, stderr)
+	if err != nil {
+		return 2, err
+	}
+	chosen, err := selectEndpoints(o.Endpoints)
+	if err != nil {
+		return 2, err
+	}
+	tmp, err := os.MkdirTemp("", "docsd-bench-")
+	if err != nil {
+		return 1, err
+	}
+	if o.Keep {
+		fmt.Fprintln(stderr, "keeping", tmp)
+	} else {
+		defer os.RemoveAll(tmp)
+	}
+	progress := func(format string, a ...any) { fmt.Fprintf(stderr, "docsd-bench: "+format+"\n", a...) }
+
+	bin := o.Docsd
+	if bin == "" {
+		progress("building docsd")
+		if bin, err = buildDocsd(ctx, tmp); err != nil {
+			return 1, err
+		}
+	}
+	dataDir, logPath := filepath.Join(tmp, "data"), filepath.Join(tmp, "docsd.log")
+	docsd, token, err := startDocsd(ctx, docsdOptions{Binary: bin, DataDir: dataDir, LogPath: logPath,
+		LogLevel: o.LogLevel, CPUProfile: o.CPUProfile})
+	if err != nil {
+		return 1, err
+	}
+	defer docsd.stop()
+	orgID, err := firstOrgID(ctx, docsd.addr, token)
+	if err != nil {
+		return 1, err
+	}
+	progress("seeding %d members", o.Members)
+	if err := seedMembers(ctx, dataDir, orgID, o.Members); err != nil {
+		return 1, err
+	}
+
+	targets, answers, err := probe(ctx, docsd.addr, token, fixture{OrgID: orgID}, chosen)
+	if err != nil {
+		return 1, err
+	}
+	answersPath := filepath.Join(tmp, "answers.json")
+	if raw, err := json.Marshal(answers); err != nil {
+		return 1, err
+	} else if err := os.WriteFile(answersPath, raw, 0o600); err != nil {
+		return 1, err
+	}
+	bare, err := startBare(ctx, answersPath)
+	if err != nil {
+		return 1, err
+	}
+	defer bare.stop()
+
+	spec := loadSpec{Token: token, Connections: o.Connections, MaxRequests: o.MaxRequests, Timeout: 30 * time.Second}
+	loadBefore := loadAverage()
+	for i := range targets {
+		t := &targets[i]
+		if t.Unavailable != "" {
+			continue
+		}
+		spec.Path, spec.BodyBytes = t.Path, int64(len(t.Body))
+		progress("%s: %s warm-up on each server, then %s each in %d alternating slices", t.Route, o.Warmup, o.Duration, o.Slices)
+		if t.Bare, t.Docsd, err = measure(ctx, spec, bare, docsd, o); err != nil {
+			return 1, fmt.Errorf("%s: %w", t.Route, err)
+		}
+	}
+	// docsd writes its CPU profile as it stops.
+	for _, s := range []*server{docsd, bare} {
+		if err := s.stop(); err != nil {
+			progress("%v", err)
+		}
+	}
+
+	rep := report{Options: o, Targets: targets, LoadBefore: loadBefore, LoadAfter: loadAverage(), LogPath: logPath}
+	rep.print(stdout)
+	if o.CPUProfile != "" {
+		fmt.Fprintf(stdout, "\ndocsd's CPU profile of the whole run: go tool pprof -top %s\n", o.CPUProfile)
+	}
+	if rep.failed() {
+		return 1, errors.New("some requests failed; the figures above are not comparable")
+	}
+	return 0, nil
+}
+
+// measure drives the bare handler and docsd alike: a warm-up on each, then o.Slices
+// measured slices on each, alternating in the order bare, docsd, docsd, bare, bare, …
+func measure(ctx context.Context, spec loadSpec, bare, docsd *server, o options) (*loadResult, *loadResult, error) {
+	var loads []*load
+	defer func() {
+		for _, l := range loads {
+			l.close()
+		}
+	}()
+	for _, srv := range []*server{bare, docsd} {
+		spec.Addr, spec.CPUOf = srv.addr, []string{srv.pid(), "self"}
+		l, err := openLoad(spec)
+		if err != nil {
+			return nil, nil, err
+		}
+		loads = append(loads, l)
+	}
+	for _, l := range loads {
+		if err := l.phase(ctx, o.Warmup, false); err != nil {
+			return nil, nil, err
+		}
+	}
+	slice := o.Duration / time.Duration(o.Slices)
+	for i := range o.Slices {
+		first, second := loads[0], loads[1]
+		if i%2 == 1 {
+			first, second = second, first
+		}
+		for _, l := range []*load{first, second} {
+			if err := l.phase(ctx, slice, true); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return loads[0].finish(), loads[1].finish(), nil
+}
+
+// probe asks docsd once for each endpoint. Endpoints that do not answer 200 are reported as
+// unavailable rather than failing the run (an operation may not be built yet). answers maps
+// each available path to docsd's body, for the bare handler to repeat.
+func probe(ctx context.Context, addr, token string, f fixture, chosen []endpoint) ([]target, map[string][]byte, error) {
+	answers := map[string][]byte{}
+	var targets []target
+	for _, e := range chosen {
+		t := target{endpoint: e, Path: e.Path(f)}
+		status, body, err := get(ctx, addr, t.Path, token)
+		switch {
+		case err != nil:
+			return nil, nil, fmt.Errorf("%s: %w", e.Route, err)
+		case status != http.StatusOK:
+			t.Unavailable = fmt.Sprintf("docsd answered %d: %s", status, errorMessage(body))
+		default:
+			t.Body = body
+			answers[t.Path] = body
+		}
+		targets = append(targets, t)
+	}
+	return targets, answers, nil
+}
+
+// errorMessage is the message of an API error body, or the start of any other body.
+func errorMessage(body []byte) string {
+	var e struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &e) == nil && e.Error.Message != "" {
+		return e.Error.Message
+	}
+	if len(body) > 120 {
+		body = body[:120]
+	}
+	return string(body)
+}
+
+// loadAverage is the one-minute load average, a hint of how busy the shared machine was.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	var one string
+	fmt.Sscan(string(b), &one)
+	return one
+}

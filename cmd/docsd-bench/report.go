@@ -1,0 +1,135 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"text/tabwriter"
+	"time"
+)
+
+// The targets, both relative to the bare handler measured in the same run.
+const (
+	minThroughputRatio = 0.5 // docsd's requests/s over the bare handler's, at least
+	maxP99Ratio        = 2.0 // docsd's p99 over the bare handler's, at most
+)
+
+type report struct {
+	Options               options
+	Targets               []target
+	LoadBefore, LoadAfter string
+	LogPath               string
+}
+
+func (r report) print(w io.Writer) {
+	o := r.Options
+	fmt.Fprintf(w, "\ndocsd-bench: %d connections on 127.0.0.1, closed loop; per endpoint and server %s warm-up, then %s measured in %d slices alternating between the servers\n",
+		o.Connections, o.Warmup, o.Duration, o.Slices)
+	fmt.Fprintf(w, "machine: %d CPUs shared by docsd, the bare handler and the load generator; load average %s before, %s after\n",
+		runtime.NumCPU(), r.LoadBefore, r.LoadAfter)
+	logs := "request logs on (a JSON line per request, to a file)"
+	if o.LogLevel != "info" && o.LogLevel != "debug" {
+		logs = "request logs OFF (lowered from docsd's default, info)"
+	}
+	fmt.Fprintf(w, "docsd: SQLite, log level %s: %s; organization with %d members besides its admin\n\n",
+		o.LogLevel, logs, o.Members)
+
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "endpoint\tserver\tbody B\treq/s\tp50 ms\tp99 ms\tserver CPU µs/req\tload gen CPU µs/req\terrors\treq/s vs bare\tp99 vs bare\t")
+	for _, t := range r.Targets {
+		if t.Unavailable != "" {
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t\n", t.Route)
+			continue
+		}
+		for _, row := range []struct {
+			name string
+			res  *loadResult
+		}{{"bare", t.Bare}, {"docsd", t.Docsd}} {
+			res := row.res
+			vsRate, vsP99 := "", ""
+			if row.name == "docsd" {
+				vsRate = fmt.Sprintf("%.0f%%", 100*ratio(res.perSecond(), t.Bare.perSecond()))
+				vsP99 = fmt.Sprintf("%.2f×", ratio(float64(res.Latency.quantile(0.99)), float64(t.Bare.Latency.quantile(0.99))))
+			}
+			errs := strconv.FormatInt(res.Errors, 10)
+			if res.Dials > o.Connections {
+				errs += fmt.Sprintf(" (%d reconnects)", res.Dials-o.Connections)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f\t%s\t%s\t%.1f\t%.1f\t%s\t%s\t%s\t\n",
+				t.Route, row.name, len(t.Body), res.perSecond(), ms(res.Latency.quantile(0.5)), ms(res.Latency.quantile(0.99)),
+				micros(res.cpuPerRequest(0)), micros(res.cpuPerRequest(1)), errs, vsRate, vsP99)
+		}
+	}
+	tw.Flush()
+
+	fmt.Fprintln(w)
+	for _, t := range r.Targets {
+		if t.Unavailable != "" {
+			fmt.Fprintf(w, "N/A   %s: unavailable (%s)\n", t.Route, t.Unavailable)
+			continue
+		}
+		b, d := t.Bare, t.Docsd
+		rate := ratio(d.perSecond(), b.perSecond())
+		fmt.Fprintf(w, "%s  %s: requests/s %.0f = %.0f%% of bare %.0f (target ≥ %.0f%%)\n",
+			verdict(rate >= minThroughputRatio), t.Route, d.perSecond(), 100*rate, b.perSecond(), 100*minThroughputRatio)
+		p99 := ratio(float64(d.Latency.quantile(0.99)), float64(b.Latency.quantile(0.99)))
+		fmt.Fprintf(w, "%s  %s: p99 %s ms = %.2f× bare %s ms (target ≤ %.0f×)\n",
+			verdict(p99 <= maxP99Ratio), t.Route, ms(d.Latency.quantile(0.99)), p99, ms(b.Latency.quantile(0.99)), maxP99Ratio)
+		if len(d.Phases) > 1 {
+			lo, hi := phaseRatios(b, d)
+			fmt.Fprintf(w, "info  %s: requests/s vs bare per slice: %.0f%% to %.0f%%\n", t.Route, 100*lo, 100*hi)
+		}
+		fmt.Fprintf(w, "info  %s: CPU per request %.1f µs = bare %.1f µs + %.1f µs\n",
+			t.Route, micros(d.cpuPerRequest(0)), micros(b.cpuPerRequest(0)), micros(d.cpuPerRequest(0)-b.cpuPerRequest(0)))
+		if d.Errors+b.Errors > 0 {
+			fmt.Fprintf(w, "FAIL  %s: %d failed requests on docsd, %d on bare; first: %s%s\n", t.Route, d.Errors, b.Errors, d.FirstErr, b.FirstErr)
+		}
+	}
+	if r.Options.Keep {
+		fmt.Fprintf(w, "\ndocsd's log: %s\n", r.LogPath)
+	}
+}
+
+// failed reports whether any measured request failed.
+func (r report) failed() bool {
+	for _, t := range r.Targets {
+		if t.Unavailable == "" && t.Bare.Errors+t.Docsd.Errors > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// phaseRatios is the lowest and highest docsd-to-bare requests/s ratio over the slices, a
+// measure of how much the machine's noise moved the result.
+func phaseRatios(b, d *loadResult) (lo, hi float64) {
+	for i := range min(len(b.Phases), len(d.Phases)) {
+		r := ratio(d.Phases[i], b.Phases[i])
+		if i == 0 || r < lo {
+			lo = r
+		}
+		if i == 0 || r > hi {
+			hi = r
+		}
+	}
+	return lo, hi
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "PASS"
+	}
+	return "MISS"
+}
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+func ms(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6, 'f', 3, 64) }
+
+func micros(d time.Duration) float64 { return float64(d) / 1e3 }

@@ -335,21 +335,28 @@ func TestPermissionMatrix(t *testing.T) {
 				t.Parallel()
 				w := newMatrixWorld(t)
 				for _, c := range w.callers(i, i == 0) {
-					runMatrixCaller(t, w, c, ops)
+					t.Run(c.name, func(t *testing.T) {
+						t.Parallel()
+						runMatrixCaller(t, w.in(t), c, ops)
+					})
 				}
 			})
 		}
 	})
 }
 
+// in is the world as seen from test t: requests that fail, fail t.
+func (w *matrixWorld) in(t *testing.T) *matrixWorld {
+	e := *w.e
+	e.T = t
+	return &matrixWorld{e: &e, x: w.x, tx: w.tx}
+}
+
 func runMatrixCaller(t *testing.T, w *matrixWorld, c *matrixCaller, ops []matrixOp) {
 	shared := w.fixture(c)
-	parent := w.e.T
 	for _, o := range ops {
-		t.Run(c.name+"/"+o.name, func(t *testing.T) {
-			// Failures of this case's requests are this case's.
-			w.e.T = t
-			defer func() { w.e.T = parent }()
+		t.Run(o.name, func(t *testing.T) {
+			w := w.in(t)
 			f := shared
 			if o.fresh {
 				f = w.fixture(c)

@@ -155,7 +155,7 @@ type MemberSpace struct {
 
 // ListForMember lists the spaces a member of an organization can access, by creation time
 // (newest first unless ascending). Callers see only the spaces they can see themselves;
-// guests may not ask (they do not see the organization's members).
+// guests may ask only about themselves (they do not see the organization's members).
 func (s *Service) ListForMember(ctx context.Context, c auth.Caller, orgID, userID string, ascending bool, page paging.Request) (paging.Result[MemberSpace], error) {
 	tx := s.store.Read()
 	mine, err := s.accessIn(ctx, tx, c.UserID, orgID)

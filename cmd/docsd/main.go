@@ -17,9 +17,11 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"docsd/internal/app"
 	"docsd/internal/config"
+	"docsd/internal/logbuf"
 )
 
 func main() {
@@ -70,7 +72,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	log := newLogger(cfg, stderr)
+	// The server logs a line per request: batch them into one write per flush.
+	logOut := logbuf.New(stderr, 100*time.Millisecond)
+	defer logOut.Close()
+	log := newLogger(cfg, logOut)
 	if cfg.CPUProfile != "" {
 		stop, err := startCPUProfile(cfg.CPUProfile)
 		if err != nil {

@@ -89,10 +89,14 @@ func (a *App) Listen() error {
 	}
 	a.listener = ln
 	a.BaseURL = a.Config.BaseURLFor(ln.Addr().String())
-	api := httpapi.New(httpapi.Deps{
+	deps := httpapi.Deps{
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Ready: a.DB.Ping,
-	})
+	}
+	if a.DB.Engine == store.SQLite {
+		deps.Generation = a.DB.Generation
+	}
+	api := httpapi.New(deps)
 	a.http = &http.Server{
 		Handler:           api,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -24,6 +24,7 @@ type Config struct {
 	MaxBodyBytes      int64      // cap on request bodies
 	LogLevel          slog.Level // minimum level of log lines
 	CPUProfile        string     // file to write a CPU profile of the serving run to, for diagnosis; empty for none
+	BlobS3            BlobS3     // S3-compatible store for file bytes; none means DataDir/blobs
 }
 
 // Defaults are the values used when neither a flag nor the environment sets one.
@@ -33,6 +34,7 @@ func Defaults() Config {
 		DataDir:      "./docsd-data",
 		MaxBodyBytes: 32 << 20,
 		LogLevel:     slog.LevelInfo,
+		BlobS3:       BlobS3{UseTLS: true},
 	}
 }
 
@@ -44,6 +46,7 @@ type Flags struct {
 	getenv       func(string) string
 	logLevel     string
 	allowPrivate string
+	blob         blobFlags
 }
 
 // NewFlags registers the common flags; out receives -h output.
@@ -65,6 +68,7 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest accepted request body in bytes (DOCSD_MAX_BODY_BYTES)")
 	fs.StringVar(&f.logLevel, "log-level", env("DOCSD_LOG_LEVEL", "info"), "debug, info, warn or error (DOCSD_LOG_LEVEL)")
 	fs.StringVar(&c.CPUProfile, "cpu-profile", env("DOCSD_CPU_PROFILE", ""), "write a CPU profile of the serving run to this file, for go tool pprof (DOCSD_CPU_PROFILE)")
+	f.addBlobFlags(env)
 	return f
 }
 
@@ -89,6 +93,9 @@ func (f *Flags) Parse(args []string) (Config, error) {
 		return *c, fmt.Errorf("fetch-allow-private: want true or false, got %q", f.allowPrivate)
 	}
 	c.FetchAllowPrivate = b
+	if err := f.parseBlob(); err != nil {
+		return *c, err
+	}
 	if err := c.LogLevel.UnmarshalText([]byte(f.logLevel)); err != nil {
 		return *c, fmt.Errorf("log-level: %w", err)
 	}
@@ -150,5 +157,6 @@ func (c Config) Redacted() map[string]any {
 		"addr": c.Addr, "dataDir": c.DataDir, "databaseURL": dbURL, "baseURL": c.BaseURL,
 		"fetchAllowPrivate": c.FetchAllowPrivate, "maxBodyBytes": c.MaxBodyBytes, "logLevel": c.LogLevel.String(),
 		"cpuProfile": c.CPUProfile,
+		"blobS3":     c.BlobS3.redacted(),
 	}
 }

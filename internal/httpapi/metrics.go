@@ -16,6 +16,8 @@ type metrics struct {
 	registry *prometheus.Registry
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
+	// cacheHits counts GET answers served from the answer cache.
+	cacheHits prometheus.Counter
 }
 
 func newMetrics() *metrics {
@@ -31,7 +33,11 @@ func newMetrics() *metrics {
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 		}, []string{"route"}),
 	}
-	m.registry.MustRegister(m.requests, m.duration,
+	m.cacheHits = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "docsd_http_cache_hits_total",
+		Help: "GET answers served again because the database had not changed.",
+	})
+	m.registry.MustRegister(m.requests, m.duration, m.cacheHits,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

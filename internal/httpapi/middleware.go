@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"docsd/internal/apperr"
@@ -14,6 +15,19 @@ import (
 )
 
 type requestIDKey struct{}
+
+// requestIDs makes request ids: unique, not secret, so a random per-process prefix and a
+// counter serve (cheaper than drawing from crypto/rand for every request).
+type requestIDs struct {
+	prefix string
+	n      atomic.Uint64
+}
+
+func newRequestIDs() *requestIDs { return &requestIDs{prefix: ids.Random(8)} }
+
+func (g *requestIDs) next() string {
+	return g.prefix + "-" + strconv.FormatUint(g.n.Add(1), 36)
+}
 
 func requestID(ctx context.Context) string {
 	id, _ := ctx.Value(requestIDKey{}).(string)
@@ -53,7 +67,7 @@ func (s *Server) outer(next http.Handler) http.Handler {
 		start := time.Now()
 		rid := r.Header.Get("X-Request-Id")
 		if rid == "" || len(rid) > 64 {
-			rid = ids.Random(16)
+			rid = s.requestIDs.next()
 		}
 		w.Header().Set("X-Request-Id", rid)
 		ctx := context.WithValue(r.Context(), requestIDKey{}, rid)

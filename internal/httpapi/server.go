@@ -29,6 +29,9 @@ type Deps struct {
 	Spaces       *space.Service
 	// Ready reports whether the server can serve traffic (the database answers).
 	Ready func(ctx context.Context) error
+	// Generation detects database changes for the GET answer cache (see respcache.go);
+	// nil disables the cache.
+	Generation generationFunc
 }
 
 // Server routes requests to handlers.
@@ -39,8 +42,11 @@ type Server struct {
 	maxBody int64
 	urls    wire.URLs
 	metrics *metrics
-	handler http.Handler
-	routes  []string // every registered pattern, in order: the API's surface, for its description
+	cache   *responseCache
+	// requestIDs numbers requests that arrive without an X-Request-Id.
+	requestIDs *requestIDs
+	handler    http.Handler
+	routes     []string // every registered pattern, in order: the API's surface, for its description
 }
 
 // handlerFunc is a handler that returns its error for the server to render.
@@ -49,7 +55,7 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, c auth.Caller) err
 // New builds the server and registers every route.
 func New(d Deps) *Server {
 	s := &Server{Deps: d, log: d.Log, mux: http.NewServeMux(), maxBody: d.MaxBodyBytes,
-		urls: wire.URLs{Base: d.BaseURL}, metrics: newMetrics()}
+		urls: wire.URLs{Base: d.BaseURL}, metrics: newMetrics(), cache: newResponseCache(), requestIDs: newRequestIDs()}
 	s.register("GET /metrics", s.metrics.handler())
 	s.register("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -125,9 +131,15 @@ func (s *Server) Routes() []string { return slices.Clone(s.routes) }
 // handle registers an authenticated route: requests without a valid token get 401.
 func (s *Server) handle(pattern string, h handlerFunc) {
 	s.register(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived := time.Now()
 		c, err := s.authenticate(r)
 		if err == nil {
-			err = h(w, r.WithContext(auth.WithCaller(r.Context(), c)), c)
+			r = r.WithContext(auth.WithCaller(r.Context(), c))
+			if r.Method == http.MethodGet && s.Generation != nil {
+				err = s.serveCached(w, r, c, arrived, h)
+			} else {
+				err = h(w, r, c)
+			}
 		}
 		if err != nil {
 			writeError(w, r, s.log, err)

@@ -41,6 +41,8 @@ type DB struct {
 
 	// jobsEnqueued is called after a transaction that enqueued a job commits (see jobs.go).
 	jobsEnqueued atomic.Pointer[func()]
+
+	gens *generations // change detection for cached answers; nil on PostgreSQL
 }
 
 // Open connects to the database named by url: a postgres:// URL selects PostgreSQL, anything
@@ -86,6 +88,16 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		r.SetMaxOpenConns(8)
 		r.SetMaxIdleConns(8)
 		r.SetConnMaxLifetime(0)
+		gp, err := sql.Open("sqlite", "file:"+path+"?"+pragmas.Encode())
+		if err != nil {
+			w.Close()
+			r.Close()
+			return nil, fmt.Errorf("open sqlite: %w", err)
+		}
+		gp.SetMaxOpenConns(1)
+		gp.SetMaxIdleConns(1)
+		gp.SetConnMaxLifetime(0)
+		db.gens = &generations{pool: gp}
 		db.Engine, db.writer, db.reader = SQLite, w, r
 	}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -107,6 +119,9 @@ func (db *DB) Close() error {
 	}
 	db.stmts = map[*sql.DB]map[string]*sql.Stmt{}
 	db.mu.Unlock()
+	if db.gens != nil {
+		db.gens.close()
+	}
 	err := db.writer.Close()
 	if db.reader != db.writer {
 		if rerr := db.reader.Close(); err == nil {

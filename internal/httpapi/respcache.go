@@ -1,0 +1,141 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"docsd/internal/auth"
+)
+
+// Authenticated GET answers are a function of the caller, the URL and the database, so an
+// answer can be served again for as long as the database has not changed. The database's
+// generation (store.DB.Generation) is read through a barrier that only accepts a check begun
+// after the request arrived, so a cached answer is never older than the request itself: a
+// write committed before a request arrives, by this process or another, is always seen.
+//
+// GET handlers must therefore depend on nothing else (not the clock, not headers other than
+// Authorization). Where no generation is available (PostgreSQL) every request is computed.
+const (
+	maxCachedBody  = 256 << 10
+	maxCacheBytes  = 64 << 20
+	maxCacheAnswer = 20_000
+)
+
+type cachedAnswer struct {
+	gen         uint64
+	contentType string
+	body        []byte
+}
+
+type responseCache struct {
+	mu      sync.Mutex
+	entries map[string]*cachedAnswer
+	bytes   int
+}
+
+func newResponseCache() *responseCache {
+	return &responseCache{entries: map[string]*cachedAnswer{}}
+}
+
+func (rc *responseCache) get(key string, gen uint64) *cachedAnswer {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	a := rc.entries[key]
+	if a == nil || a.gen != gen {
+		return nil
+	}
+	return a
+}
+
+func (rc *responseCache) put(key string, a *cachedAnswer) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if old := rc.entries[key]; old != nil {
+		rc.bytes -= len(old.body) + len(key)
+	}
+	rc.entries[key] = a
+	rc.bytes += len(a.body) + len(key)
+	if rc.bytes <= maxCacheBytes && len(rc.entries) <= maxCacheAnswer {
+		return
+	}
+	// Over budget: answers of older generations can never be served again; drop them, and
+	// everything if that is not enough.
+	for k, e := range rc.entries {
+		if e.gen != a.gen {
+			rc.bytes -= len(e.body) + len(k)
+			delete(rc.entries, k)
+		}
+	}
+	if rc.bytes > maxCacheBytes || len(rc.entries) > maxCacheAnswer {
+		rc.entries = map[string]*cachedAnswer{key: a}
+		rc.bytes = len(a.body) + len(key)
+	}
+}
+
+// serveCached answers a GET from the cache when the database has not changed since the
+// answer was computed, and otherwise runs h and keeps a successful answer.
+func (s *Server) serveCached(w http.ResponseWriter, r *http.Request, c auth.Caller, arrived time.Time, h handlerFunc) error {
+	gen, err := s.Generation(r.Context(), arrived)
+	if err != nil {
+		if r.Context().Err() != nil {
+			return err
+		}
+		return h(w, r, c) // no generation to validate against: compute the answer
+	}
+	key := c.UserID + "\n" + r.URL.Path + "?" + r.URL.RawQuery
+	if a := s.cache.get(key, gen); a != nil {
+		s.metrics.cacheHits.Inc()
+		w.Header().Set("Content-Type", a.contentType)
+		w.WriteHeader(http.StatusOK)
+		w.Write(a.body)
+		return nil
+	}
+	rec := &capturingWriter{ResponseWriter: w}
+	if err := h(rec, r, c); err != nil {
+		return err
+	}
+	if rec.status == http.StatusOK && !rec.overflow {
+		// Labelled with the generation read before computing: if a write landed meanwhile,
+		// the label is older than the data and the next check simply misses.
+		s.cache.put(key, &cachedAnswer{gen: gen, contentType: w.Header().Get("Content-Type"), body: rec.buf.Bytes()})
+	}
+	return nil
+}
+
+// capturingWriter passes an answer through while keeping a copy of a small one.
+type capturingWriter struct {
+	http.ResponseWriter
+	status   int
+	buf      bytes.Buffer
+	overflow bool
+}
+
+func (c *capturingWriter) WriteHeader(code int) {
+	if c.status == 0 {
+		c.status = code
+	}
+	c.ResponseWriter.WriteHeader(code)
+}
+
+func (c *capturingWriter) Write(b []byte) (int, error) {
+	if c.status == 0 {
+		c.status = http.StatusOK
+	}
+	if !c.overflow {
+		if c.buf.Len()+len(b) > maxCachedBody {
+			c.overflow = true
+			c.buf = bytes.Buffer{}
+		} else {
+			c.buf.Write(b)
+		}
+	}
+	return c.ResponseWriter.Write(b)
+}
+
+func (c *capturingWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
+
+// generationFunc is store.DB.Generation's signature.
+type generationFunc func(ctx context.Context, since time.Time) (uint64, error)

@@ -1,0 +1,76 @@
+package httpapi_test
+
+import (
+	"context"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"docsd/internal/apitest"
+	"docsd/internal/store"
+)
+
+// cacheHits reads the answer-cache hit counter from /metrics.
+func cacheHits(t *testing.T, e *apitest.Env) int {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^docsd_http_cache_hits_total (\d+)`).FindSubmatch(e.Get(apitest.Anonymous, "/metrics").Expect(200).Body)
+	if m == nil {
+		t.Fatal("metrics lack docsd_http_cache_hits_total")
+	}
+	n, _ := strconv.Atoi(string(m[1]))
+	return n
+}
+
+func TestAnswerCacheIsNeverStale(t *testing.T) {
+	t.Parallel()
+	if apitest.Engine() != "sqlite" {
+		t.Skip("the answer cache exists only on SQLite; PostgreSQL reads every time")
+	}
+	e := apitest.New(t)
+	path := "/v1/orgs/" + e.Org
+	e.Get(e.Admin, path).Expect(200)
+	before := cacheHits(t, e)
+	if e.Get(e.Admin, path).Expect(200).Str("title") != "Test Organization" {
+		t.Fatal("unexpected title")
+	}
+	if cacheHits(t, e) != before+1 {
+		t.Fatalf("a repeated GET with no write in between should be served from the cache")
+	}
+
+	t.Run("a write through the API is seen at once", func(t *testing.T) {
+		e.Patch(e.Admin, path, map[string]any{"title": "Through the API"}).Expect(200)
+		if got := e.Get(e.Admin, path).Expect(200).Str("title"); got != "Through the API" {
+			t.Fatalf("title = %q after the write", got)
+		}
+	})
+	t.Run("a write by another process is seen by the next request", func(t *testing.T) {
+		// A second handle on the same SQLite file stands for another process (the admin
+		// commands run while the server serves).
+		other, err := store.Open(context.Background(), e.App.Config.DatabaseURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		for i := 0; i < 20; i++ {
+			e.Get(e.Admin, path).Expect(200)
+			title := "Outside " + strconv.Itoa(i)
+			err := other.Write(context.Background(), time.Now(), func(q *store.Q) error {
+				_, err := q.Exec(context.Background(), `UPDATE organizations SET title = ? WHERE id = ?`, title, e.Org)
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := e.Get(e.Admin, path).Expect(200).Str("title"); got != title {
+				t.Fatalf("round %d: title = %q, want %q written before the request", i, got, title)
+			}
+		}
+	})
+	t.Run("answers are per caller", func(t *testing.T) {
+		outsider := e.NewUser("outsider")
+		e.Get(e.Admin, path).Expect(200)
+		e.Get(outsider, path).Expect(404)
+		e.Get(e.Admin, path).Expect(200)
+	})
+}

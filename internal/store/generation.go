@@ -1,0 +1,120 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"sync"
+	"time"
+)
+
+// generations tells whether the database may have changed, so that answers computed from it
+// can be reused until it does. It only exists on SQLite, where `PRAGMA data_version` on a
+// connection of its own changes whenever any other connection (of this process or another,
+// such as the admin commands) commits. On PostgreSQL a fleet has no such cheap signal, so
+// Generation reports it as unavailable and callers read the database every time.
+type generations struct {
+	pool *sql.DB // one connection, used for nothing else
+
+	mu        sync.Mutex
+	conn      *sql.Conn
+	epoch     uint64    // bumped when the connection is replaced: its data_version restarts
+	lastStart time.Time // when the last successful check started
+	lastGen   uint64
+	inflight  *genCheck
+}
+
+type genCheck struct {
+	start time.Time
+	done  chan struct{}
+	gen   uint64
+	err   error
+}
+
+// minCheckInterval spaces generation checks. Each check costs a few system calls (SQLite takes
+// shared-memory locks to read data_version), so checks are batched: at most one starts per
+// interval, and it serves every request that arrived before it started.
+const minCheckInterval = time.Millisecond
+
+// ErrNoGeneration is returned by Generation on engines that cannot provide one.
+var ErrNoGeneration = errors.New("store: database generation unavailable on this engine")
+
+// Generation returns a number that differs from every number it returned before any write
+// that committed before `since`. A caller that noted `since` when its request arrived can
+// therefore reuse an answer labelled with the same generation and never serve data older than
+// its own arrival: one check, started after the arrival, serves every request waiting for it.
+func (db *DB) Generation(ctx context.Context, since time.Time) (uint64, error) {
+	g := db.gens
+	if g == nil {
+		return 0, ErrNoGeneration
+	}
+	for {
+		g.mu.Lock()
+		if !g.lastStart.IsZero() && !g.lastStart.Before(since) {
+			gen := g.lastGen
+			g.mu.Unlock()
+			return gen, nil
+		}
+		if c := g.inflight; c != nil {
+			g.mu.Unlock()
+			select {
+			case <-c.done:
+			case <-ctx.Done():
+				return 0, ctx.Err()
+			}
+			if !c.start.Before(since) {
+				return c.gen, c.err
+			}
+			continue // that check began before this request arrived: it may miss a write
+		}
+		c := &genCheck{done: make(chan struct{})}
+		g.inflight = c
+		next := g.lastStart.Add(minCheckInterval)
+		g.mu.Unlock()
+		// Under load, wait until a check interval has passed since the last one: every request
+		// arriving meanwhile joins this check instead of paying for one of its own.
+		if wait := time.Until(next); wait > 0 {
+			time.Sleep(wait)
+		}
+		c.start = time.Now()
+		c.gen, c.err = g.check(ctx)
+		g.mu.Lock()
+		g.inflight = nil
+		if c.err == nil && c.start.After(g.lastStart) {
+			g.lastStart, g.lastGen = c.start, c.gen
+		}
+		g.mu.Unlock()
+		close(c.done)
+		return c.gen, c.err
+	}
+}
+
+// check reads data_version on the dedicated connection. Only one check runs at a time, so
+// the connection is never shared.
+func (g *generations) check(ctx context.Context) (uint64, error) {
+	if g.conn == nil {
+		conn, err := g.pool.Conn(ctx)
+		if err != nil {
+			return 0, err
+		}
+		g.conn = conn
+		g.epoch++
+	}
+	var v int64
+	if err := g.conn.QueryRowContext(context.WithoutCancel(ctx), `PRAGMA data_version`).Scan(&v); err != nil {
+		g.conn.Close()
+		g.conn = nil
+		return 0, err
+	}
+	return g.epoch<<40 | uint64(v), nil
+}
+
+func (g *generations) close() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.conn != nil {
+		g.conn.Close()
+		g.conn = nil
+	}
+	g.pool.Close()
+}

@@ -1,0 +1,89 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"docsd/internal/store"
+)
+
+func TestGenerationSeesEveryCommitBeforeTheRequest(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "g.db")
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	other, err := store.Open(ctx, path) // another process's handle on the same file
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	write := func(d *store.DB, v string) {
+		t.Helper()
+		err := d.Write(ctx, time.Now(), func(q *store.Q) error {
+			_, err := q.Exec(ctx, `INSERT INTO server_settings (name, value) VALUES ('g', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value`, v)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	g0, err := db.Generation(ctx, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := db.Generation(ctx, time.Now()); g != g0 {
+		t.Fatalf("generation moved without a write: %d then %d", g0, g)
+	}
+	write(db, "local")
+	g1, _ := db.Generation(ctx, time.Now())
+	if g1 == g0 {
+		t.Fatal("a local commit did not change the generation")
+	}
+	write(other, "remote")
+	g2, _ := db.Generation(ctx, time.Now())
+	if g2 == g1 {
+		t.Fatal("another process's commit did not change the generation")
+	}
+
+	// Many concurrent requests share checks, and each still sees a commit made before it.
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 50; j++ {
+				before, err := db.Generation(ctx, time.Now())
+				if err != nil {
+					errs <- err
+					return
+				}
+				write(other, time.Now().String()) // a commit that changes nothing is not a change
+				after, err := db.Generation(ctx, time.Now())
+				if err != nil {
+					errs <- err
+					return
+				}
+				if after == before {
+					errs <- errors.New("a commit before the request was not seen")
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"docsd/internal/jobs"
 	"docsd/internal/org"
 	"docsd/internal/paging"
+	"docsd/internal/space"
 	"docsd/internal/store"
 )
 
@@ -37,6 +38,7 @@ type App struct {
 	DB       *store.DB
 	Accounts *account.Service
 	Orgs     *org.Service
+	Spaces   *space.Service
 	Cursors  *paging.Codec
 	Jobs     *jobs.Queue // register handlers in Open; the worker loop runs during Serve
 
@@ -72,6 +74,9 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Jobs = jobs.New(db, a.Clock, a.Log, jobs.Options{})
 	a.Accounts = account.NewService(store.Accounts{DB: db}, a.Clock)
 	a.Orgs = org.NewService(store.Orgs{DB: db}, a.Clock)
+	a.Spaces = space.NewService(store.Spaces{DB: db}, a.Clock)
+	a.Orgs.SetSpaceCounter(a.Spaces)
+	a.Jobs.Register(space.PurgeJob, a.Spaces.HandlePurge)
 	return a, nil
 }
 
@@ -86,7 +91,7 @@ func (a *App) Listen() error {
 	a.BaseURL = a.Config.BaseURLFor(ln.Addr().String())
 	deps := httpapi.Deps{
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, Cursors: a.Cursors,
-		Accounts: a.Accounts, Orgs: a.Orgs, Ready: a.DB.Ping,
+		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Ready: a.DB.Ping,
 	}
 	if a.DB.Engine == store.SQLite {
 		deps.Generation = a.DB.Generation

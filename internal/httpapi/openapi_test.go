@@ -329,4 +329,25 @@ func TestOpenAPISchemasMatchAnswers(t *testing.T) {
 	check("InviteLink", e.Post(e.Admin, o+"/link-invites", map[string]any{"role": "read"}).Expect(201).Map())
 	check("AgentInstructions", e.Get(e.Admin, o+"/agent-instructions").Expect(200).Map())
 	check("Error", e.Get(e.Admin, "/v1/orgs/nope").Expect(404).Map())
+
+	col := e.Post(e.Admin, o+"/collections", map[string]any{"title": "Guides"}).Expect(201).Map()
+	colID, _ := col["id"].(string)
+	e.Patch(e.Admin, "/v1/collections/"+colID, map[string]any{"description": "All guides"}).Expect(200)
+	check("Collection", e.Get(e.Admin, "/v1/collections/"+colID).Expect(200).Map())
+	sp := e.Post(e.Admin, o+"/spaces", map[string]any{"parent": colID, "emoji": "📘", "language": "en"}).Expect(201).Map()
+	spaceID, _ := sp["id"].(string)
+	e.Delete(e.Admin, "/v1/spaces/"+spaceID).Expect(204)
+	check("Space", e.Post(e.Admin, "/v1/spaces/"+spaceID+"/restore", nil).Expect(200).Map())
+	check("Space", e.Patch(e.Admin, "/v1/spaces/"+spaceID, map[string]any{"icon": "https://example.com/i.png"}).Expect(200).Map())
+	for _, it := range items(o + "/members/" + e.Admin.ID + "/spaces") {
+		check("Space", it["space"].(map[string]any))
+	}
+	e.Post(e.Admin, "/v1/spaces/"+spaceID+"/permissions", map[string]any{"role": "edit", "users": []string{m.ID}, "teams": []string{teamID}}).Expect(204)
+	for _, it := range items("/v1/spaces/" + spaceID + "/permissions/users") {
+		check("UserContentPermission", it)
+	}
+	for _, it := range items("/v1/spaces/" + spaceID + "/permissions/teams") {
+		check("TeamContentPermission", it)
+		check("Team", it["team"].(map[string]any))
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"docsd/internal/auth"
 	"docsd/internal/org"
 	"docsd/internal/paging"
+	"docsd/internal/space"
 	"docsd/internal/wire"
 )
 
@@ -25,6 +26,7 @@ type Deps struct {
 	Cursors      *paging.Codec
 	Accounts     *account.Service
 	Orgs         *org.Service
+	Spaces       *space.Service
 	// Ready reports whether the server can serve traffic (the database answers).
 	Ready func(ctx context.Context) error
 	// Generation detects database changes for the GET answer cache (see respcache.go);
@@ -75,6 +77,9 @@ func New(d Deps) *Server {
 	s.samlRoutes()
 	s.inviteRoutes()
 	s.agentRoutes()
+	s.spaceRoutes()
+	s.collectionRoutes()
+	s.permissionRoutes()
 	s.handler = s.outer(http.HandlerFunc(s.dispatch))
 	return s
 }

@@ -21,7 +21,7 @@ type Member struct {
 	SSO            bool
 	JoinedAt       time.Time
 	LastSeenAt     *time.Time
-	Spaces         int  // spaces the member can access
+	Spaces         int  // live spaces the member can access (see SpaceCounter)
 	Teams          int  // teams the member belongs to
 	OwnsTeam       bool // the member owns at least one team
 }
@@ -84,24 +84,30 @@ func (s *Service) Members(ctx context.Context, c auth.Caller, orgID string, f Me
 	if f.Sort == "" {
 		f.Sort = SortJoinedAt
 	}
-	return tx.Members(ctx, orgID, f, page)
+	res, err := tx.Members(ctx, orgID, f, page)
+	if err != nil {
+		return res, err
+	}
+	return res, s.countMemberSpaces(ctx, orgID, res.Items)
 }
 
 // Member returns one membership. Members read anyone's; a guest reads only their own (403
 // for others). Outsiders get 404, and so does a user who is not a member.
 func (s *Service) Member(ctx context.Context, c auth.Caller, orgID, userID string) (Member, error) {
 	tx := s.store.Read()
-	me, err := s.access(ctx, tx, c, orgID)
+	m, err := s.access(ctx, tx, c, orgID)
 	if err != nil {
 		return Member{}, err
 	}
-	if userID == c.UserID {
-		return me, nil
+	if userID != c.UserID {
+		if m.Role == auth.Guest {
+			return Member{}, apperr.Forbiddenf("guests may read only their own membership")
+		}
+		if m, err = s.target(ctx, tx, orgID, userID); err != nil {
+			return Member{}, err
+		}
 	}
-	if me.Role == auth.Guest {
-		return Member{}, apperr.Forbiddenf("guests may read only their own membership")
-	}
-	return s.target(ctx, tx, orgID, userID)
+	return s.withSpaceCount(ctx, m)
 }
 
 // target loads the member an operation applies to, as a 404 when absent.
@@ -162,7 +168,10 @@ func (s *Service) PatchMember(ctx context.Context, c auth.Caller, orgID, userID 
 		out = m
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return out, err
+	}
+	return s.withSpaceCount(ctx, out)
 }
 
 // keepAnAdmin refuses a change that would take away the organization's last enabled admin.
@@ -226,7 +235,10 @@ func (s *Service) SetMemberSSO(ctx context.Context, c auth.Caller, orgID, userID
 		out = m
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return out, err
+	}
+	return s.withSpaceCount(ctx, out)
 }
 
 // Ping records that the caller was seen in the organization now. Any member may, guests

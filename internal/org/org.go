@@ -68,8 +68,9 @@ var (
 
 // Service implements the organization rules on top of a Store.
 type Service struct {
-	store Store
-	clock clock.Clock
+	store  Store
+	clock  clock.Clock
+	spaces SpaceCounter // nil until set
 }
 
 // NewService returns the organization service.

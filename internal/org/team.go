@@ -20,8 +20,7 @@ type Team struct {
 	Title          string
 	CreatedAt      time.Time
 	Members        int // members of the team who are still members of the organization
-	// Spaces stays 0 until spaces exist and can be shared with teams.
-	Spaces int
+	Spaces         int // live spaces the team's grants open (see SpaceCounter)
 }
 
 // TeamRole is a user's role in a team.
@@ -92,6 +91,12 @@ func teamPermissions(caller Member, callerRole TeamRole) TeamPermissions {
 	}
 }
 
+// TeamViewFor is a team as seen by a caller holding orgRole in its organization and teamRole
+// in the team ("" when not on it). Other domains that show teams (grants on spaces) use it.
+func TeamViewFor(t Team, orgRole auth.Role, teamRole TeamRole) TeamView {
+	return TeamView{Team: t, Permissions: teamPermissions(Member{Role: orgRole}, teamRole)}
+}
+
 func validateTeamTitle(title string) (string, error) {
 	title = strings.TrimSpace(title)
 	return title, validate.Length("title", title, teamTitleMin, teamTitleMax)
@@ -118,7 +123,8 @@ func (s *Service) viewTeam(ctx context.Context, tx Tx, caller Member, t Team) (T
 		}
 		role = r
 	}
-	return TeamView{Team: t, Permissions: teamPermissions(caller, role)}, nil
+	err := s.countTeamSpaces(ctx, t.OrganizationID, []*Team{&t})
+	return TeamView{Team: t, Permissions: teamPermissions(caller, role)}, err
 }
 
 // CreateTeam makes a team; only organization admins may. The creator becomes an owner of the
@@ -225,7 +231,11 @@ func (s *Service) viewTeams(ctx context.Context, tx Tx, caller Member, res pagin
 	for _, t := range res.Items {
 		out.Items = append(out.Items, TeamView{Team: t, Permissions: teamPermissions(caller, roles[t.ID])})
 	}
-	return out, nil
+	teams := make([]*Team, len(out.Items))
+	for i := range out.Items {
+		teams[i] = &out.Items[i].Team
+	}
+	return out, s.countTeamSpaces(ctx, caller.OrganizationID, teams)
 }
 
 // RenameTeam changes a team's title; organization admins and the team's owners may.

@@ -86,7 +86,19 @@ func (s *Service) ListTeamMembers(ctx context.Context, c auth.Caller, orgID, tea
 	if _, err := s.team(ctx, tx, orgID, teamID); err != nil {
 		return paging.Result[TeamMembership]{}, err
 	}
-	return tx.TeamMembers(ctx, teamID, page)
+	res, err := tx.TeamMembers(ctx, teamID, page)
+	if err != nil {
+		return res, err
+	}
+	ms := make([]Member, len(res.Items))
+	for i, it := range res.Items {
+		ms[i] = it.Member
+	}
+	err = s.countMemberSpaces(ctx, orgID, ms)
+	for i := range res.Items {
+		res.Items[i].Member = ms[i]
+	}
+	return res, err
 }
 
 // TeamsOfMember lists the teams a member of the organization is on. Members may ask about
@@ -125,10 +137,12 @@ func (s *Service) TeamsOfMember(ctx context.Context, c auth.Caller, orgID, userI
 			return res, err
 		}
 	}
+	teams := make([]*Team, len(res.Items))
 	for i := range res.Items {
 		res.Items[i].Team.Permissions = teamPermissions(caller, roles[res.Items[i].Team.ID])
+		teams[i] = &res.Items[i].Team.Team
 	}
-	return res, nil
+	return res, s.countTeamSpaces(ctx, orgID, teams)
 }
 
 // AddTeamMember puts a member of the organization on a team. Without a role, a new team

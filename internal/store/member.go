@@ -122,6 +122,16 @@ func (t orgTx) DeleteMember(ctx context.Context, orgID, userID string) error {
 		AND team_id IN (SELECT id FROM teams WHERE organization_id = ?)`, userID, orgID); err != nil {
 		return err
 	}
+	// Grants on the organization's spaces and collections go too: someone who joins again
+	// starts afresh.
+	for _, g := range []struct{ table, target, owner string }{
+		{"space_user_grants", "space_id", "spaces"}, {"collection_user_grants", "collection_id", "collections"},
+	} {
+		if _, err := t.q.Exec(ctx, `DELETE FROM `+g.table+` WHERE user_id = ?
+			AND `+g.target+` IN (SELECT id FROM `+g.owner+` WHERE organization_id = ?)`, userID, orgID); err != nil {
+			return err
+		}
+	}
 	_, err := t.q.Exec(ctx, `DELETE FROM members WHERE organization_id = ? AND user_id = ?`, orgID, userID)
 	return err
 }

@@ -24,8 +24,9 @@ import saml from './checks/saml.mjs';
 import agent from './checks/agent.mjs';
 import invites from './checks/invites.mjs';
 import spaces from './checks/spaces.mjs';
+import collections from './checks/collections.mjs';
 
-const groups = [errors, users, orgs, emailDomains, join, members, teams, saml, agent, invites, spaces];
+const groups = [errors, users, orgs, emailDomains, join, members, teams, saml, agent, invites, spaces, collections];
 
 // A hung request must fail its check, not the whole run.
 const CHECK_TIMEOUT_MS = 15_000;

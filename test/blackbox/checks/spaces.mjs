@@ -1,97 +1,91 @@
-// Spaces, collections and who may do what with them.
-import { assert, ids, need, rejects } from './lib.mjs';
+// Spaces, collections and their permissions.
+import { assert, ids, isTime, need, rejects } from './lib.mjs';
 
 export default {
     name: 'spaces',
     checks: [
-        ['POST /orgs/{organizationId}/collections creates a collection (201)', async (t) => {
-            const res = await t.admin.orgs.createCollection(t.orgId, { title: 'Product' });
+        ['POST /orgs/{organizationId}/spaces creates a space (201, Location)', async (t) => {
+            const res = await t.admin.orgs.createSpace(t.orgId, { title: 'Handbook', emoji: '📘', language: 'en' });
             assert.equal(res.status, 201);
-            assert.equal(res.data.object, 'collection');
-            assert.equal(res.data.title, 'Product');
+            assert.equal(res.data.object, 'space');
+            assert.equal(res.data.title, 'Handbook');
+            assert.equal(res.data.organization, t.orgId);
+            assert.equal(res.data.visibility, 'private');
             assert.equal(res.data.permissions.admin, true);
-            t.state.collectionId = res.data.id;
+            isTime(res.data.createdAt, 'createdAt');
+            assert.ok(res.headers.get('location').endsWith(`/v1/spaces/${res.data.id}`), res.headers.get('location'));
+            t.state.spaceId = res.data.id;
         }],
-        ['POST /orgs/{organizationId}/spaces creates spaces in the collection (201)', async (t) => {
-            const parent = need(t.state.collectionId, 'collection');
-            const guide = await t.admin.orgs.createSpace(t.orgId, { title: 'User guide', parent });
-            assert.equal(guide.status, 201);
-            assert.equal(guide.data.object, 'space');
-            assert.equal(guide.data.parent, parent);
-            assert.equal(guide.data.organization, t.orgId);
-            const reference = await t.admin.orgs.createSpace(t.orgId, { title: 'API reference', parent });
-            t.state.guideId = guide.data.id;
-            t.state.referenceId = reference.data.id;
-            const { data } = await t.admin.collections.listSpacesInCollectionById(parent);
-            assert.deepEqual(ids(data), [guide.data.id, reference.data.id]);
-        }],
-        ['GET and PATCH /spaces/{spaceId} read and change a space', async (t) => {
-            const id = need(t.state.guideId, 'space');
-            const { data } = await t.admin.spaces.updateSpaceById(id, { title: 'Guide', editMode: 'locked' });
+        ['GET and PATCH /spaces/{spaceId}', async (t) => {
+            const spaceId = need(t.state.spaceId, 'space');
+            const { data } = await t.admin.spaces.updateSpaceById(spaceId, { title: 'Guide', editMode: 'locked', defaultLevel: 'read' });
             assert.equal(data.title, 'Guide');
-            const { data: again } = await t.admin.spaces.getSpaceById(id);
+            assert.equal(data.editMode, 'locked');
+            assert.equal(data.permissions.edit, false);
+            const { data: again } = await t.admin.spaces.getSpaceById(spaceId, { shareKey: 'k' });
             assert.equal(again.title, 'Guide');
-            assert.equal(again.editMode, 'locked');
-            assert.equal(again.permissions.admin, true);
-            assert.match(again.urls.location, /^https?:\/\//);
+            assert.equal(again.defaultLevel, 'read');
+            await t.admin.spaces.updateSpaceById(spaceId, { editMode: 'live' });
         }],
-        ['POST /spaces/{spaceId}/move puts a space before another', async (t) => {
-            const parent = need(t.state.collectionId, 'collection');
-            const before = need(t.state.guideId, 'space');
-            await t.admin.spaces.moveSpace(need(t.state.referenceId, 'space'), {
-                parent, position: { before: { type: 'space', space: before } },
-            });
-            const { data } = await t.admin.collections.listSpacesInCollectionById(parent);
-            assert.deepEqual(ids(data), [t.state.referenceId, before]);
+        ['collections hold spaces, in the order moves give them', async (t) => {
+            const { data: col } = await t.admin.orgs.createCollection(t.orgId, { title: 'Guides' });
+            assert.equal(col.object, 'collection');
+            const a = (await t.admin.orgs.createSpace(t.orgId, { parent: col.id })).data;
+            const b = (await t.admin.orgs.createSpace(t.orgId, { parent: col.id })).data;
+            assert.equal(a.visibility, 'in-collection');
+            await t.admin.spaces.moveSpace(b.id, { position: { before: { type: 'space', space: a.id } } });
+            const { data: inCol } = await t.admin.collections.listSpacesInCollectionById(col.id);
+            assert.deepEqual(ids(inCol), [b.id, a.id]);
+            await rejects(t.admin.spaces.moveSpace(b.id, { position: { before: { type: 'space', space: a.id } } }), 409);
+            await rejects(t.admin.spaces.moveSpace(b.id, { parent: 'nope' }), 400);
+            const { data: cols } = await t.admin.orgs.listCollectionsInOrganizationById(t.orgId, { nested: true });
+            assert.deepEqual(ids(cols), [col.id]);
+            await rejects(t.admin.collections.moveCollection(col.id, { parent: col.id }), 400);
+            await rejects(t.admin.collections.deleteCollectionById(col.id), 409);
+            t.state.collectionId = col.id;
         }],
-        ['POST /spaces/{spaceId}/permissions grants a member a role they then hold', async (t) => {
-            const id = need(t.state.referenceId, 'space');
-            await t.admin.spaces.inviteToSpace(id, { role: 'edit', users: [t.userId] });
-            const { data } = await t.user.spaces.getSpaceById(id);
+        ['permissions: invite, list, aggregate, and what the member may do', async (t) => {
+            const spaceId = need(t.state.spaceId, 'space');
+            await t.admin.spaces.updateSpaceById(spaceId, { defaultLevel: null });
+            await rejects(t.user.spaces.getSpaceById(spaceId), 404);
+            assert.equal((await t.admin.spaces.inviteToSpace(spaceId, { role: 'edit', users: [t.userId] })).status, 204);
+            const { data } = await t.user.spaces.getSpaceById(spaceId);
             assert.equal(data.permissions.edit, true);
             assert.equal(data.permissions.admin, false);
+            await rejects(t.user.spaces.updateSpaceById(spaceId, { title: 'Mine' }), 403);
+            const { data: users } = await t.admin.spaces.listUserPermissionsInSpace(spaceId);
+            assert.deepEqual(users.items.map((x) => [x.user.id, x.permission]), [[t.userId, 'edit']]);
+            const { data: all } = await t.admin.spaces.listPermissionsAggregateInSpace(spaceId, { role: 'edit' });
+            assert.deepEqual(all.items.map((x) => x.user.id), [t.userId]);
             const { data: mine } = await t.admin.orgs.listSpacesForOrganizationMember(t.orgId, t.userId);
-            const item = mine.items.find((it) => it.space.id === id);
-            assert.ok(item, `space ${id} not listed for the member`);
-            assert.equal(item.permission, 'edit');
-            const { data: aggregate } = await t.admin.spaces.listPermissionsAggregateInSpace(id);
-            assert.ok(aggregate.items.length >= 1, 'the aggregate lists nobody');
+            assert.ok(mine.items.some((x) => x.space.id === spaceId && x.permission === 'edit'), JSON.stringify(mine));
+            await t.admin.spaces.updateUserPermissionInSpace(spaceId, t.userId, { role: 'read' });
+            assert.equal((await t.user.spaces.getSpaceById(spaceId)).data.permissions.edit, false);
+            assert.equal((await t.admin.spaces.removeUserFromSpace(spaceId, t.userId)).status, 204);
+            await rejects(t.user.spaces.getSpaceById(spaceId), 404);
         }],
-        ['a member without the admin role cannot delete the space (403)', async (t) => {
-            await rejects(t.user.spaces.deleteSpaceById(need(t.state.referenceId, 'space')), 403);
-        }],
-        ['DELETE /spaces/{spaceId} moves a space to the trash and restore brings it back', async (t) => {
-            const id = need(t.state.guideId, 'space');
-            const del = await t.admin.spaces.deleteSpaceById(id);
-            assert.equal(del.status, 204);
-            await rejects(t.admin.spaces.getSpaceById(id), 404);
-            const { data } = await t.admin.spaces.restoreSpace(id);
-            assert.equal(data.id, id);
+        ['duplicate (201), delete (204) and restore', async (t) => {
+            const spaceId = need(t.state.spaceId, 'space');
+            const dup = await t.admin.spaces.duplicateSpace(spaceId);
+            assert.equal(dup.status, 201);
+            assert.notEqual(dup.data.id, spaceId);
+            assert.equal(dup.data.title, 'Guide');
+            assert.equal((await t.admin.spaces.deleteSpaceById(dup.data.id)).status, 204);
+            await rejects(t.admin.spaces.getSpaceById(dup.data.id), 404);
+            assert.equal((await t.admin.spaces.deleteSpaceById(dup.data.id)).status, 204);
+            const { data } = await t.admin.spaces.restoreSpace(dup.data.id);
+            assert.equal(data.id, dup.data.id);
             assert.equal(data.deletedAt, undefined);
-            const again = await t.admin.spaces.getSpaceById(id);
-            assert.equal(again.data.title, 'Guide');
+            const { data: list } = await t.admin.orgs.listSpacesInOrganizationById(t.orgId);
+            assert.ok(ids(list).includes(dup.data.id));
         }],
-        ['POST /spaces/{spaceId}/duplicate makes a copy with the same settings', async (t) => {
-            const { data } = await t.admin.spaces.duplicateSpace(need(t.state.guideId, 'space'));
-            assert.notEqual(data.id, t.state.guideId);
-            assert.equal(data.parent, t.state.collectionId);
-            assert.equal(data.editMode, 'locked');
-        }],
-        ['collections are listed, renamed and moved to the top level', async (t) => {
-            const parent = need(t.state.collectionId, 'collection');
-            const child = await t.admin.orgs.createCollection(t.orgId, { title: 'Archive', parent });
-            const { data: nested } = await t.admin.orgs.listCollectionsInOrganizationById(t.orgId);
-            assert.ok(ids(nested).includes(child.data.id));
-            const { data: top } = await t.admin.orgs.listCollectionsInOrganizationById(t.orgId, { nested: false });
-            assert.ok(!ids(top).includes(child.data.id), 'nested=false listed a sub-collection');
-            const { data: renamed } = await t.admin.collections.updateCollectionById(child.data.id, { title: 'Old docs' });
-            assert.equal(renamed.title, 'Old docs');
-            const { data: moved } = await t.admin.collections.moveCollection(child.data.id, { parent: null });
-            assert.equal(moved.parent, undefined);
-            await rejects(t.admin.collections.moveCollection(parent, { parent }), 400);
-        }],
-        ['an unknown space reaches the client as a 404', async (t) => {
-            await rejects(t.admin.spaces.getSpaceById('nosuchspace'), 404);
+        ['transfer that would change nothing is 409, an unknown space 404', async (t) => {
+            const spaceId = need(t.state.spaceId, 'space');
+            const collectionId = need(t.state.collectionId, 'collection');
+            await rejects(t.admin.spaces.transferSpace(spaceId, { organization: t.orgId }), 409);
+            await rejects(t.admin.spaces.transferSpace('nope', { organization: t.orgId }), 404);
+            const { data } = await t.admin.collections.getCollectionById(collectionId);
+            assert.equal(data.permissions.create, true);
         }],
     ],
 };

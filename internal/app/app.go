@@ -4,6 +4,8 @@ package app
 
 import (
 	"context"
+	"docsd/internal/blob"
+	"docsd/internal/content"
 	"errors"
 	"fmt"
 	"io"
@@ -39,6 +41,8 @@ type App struct {
 	Accounts *account.Service
 	Orgs     *org.Service
 	Spaces   *space.Service
+	Content  *content.Service
+	Blobs    blob.Store
 	Cursors  *paging.Codec
 	Jobs     *jobs.Queue // register handlers in Open; the worker loop runs during Serve
 
@@ -76,6 +80,11 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Orgs = org.NewService(store.Orgs{DB: db}, a.Clock)
 	a.Spaces = space.NewService(store.Spaces{DB: db}, a.Clock)
 	a.Orgs.SetSpaceCounter(a.Spaces)
+	a.Content = content.NewService(store.Contents{DB: db}, a.Spaces, a.Clock)
+	if a.Blobs, err = blob.FromConfig(cfg); err != nil {
+		db.Close()
+		return nil, err
+	}
 	a.Jobs.Register(space.PurgeJob, a.Spaces.HandlePurge)
 	return a, nil
 }
@@ -91,7 +100,7 @@ func (a *App) Listen() error {
 	a.BaseURL = a.Config.BaseURLFor(ln.Addr().String())
 	deps := httpapi.Deps{
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, Cursors: a.Cursors,
-		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Ready: a.DB.Ping,
+		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs, Ready: a.DB.Ping,
 	}
 	if a.DB.Engine == store.SQLite {
 		deps.Generation = a.DB.Generation

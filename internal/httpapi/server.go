@@ -4,6 +4,8 @@ package httpapi
 
 import (
 	"context"
+	"docsd/internal/blob"
+	"docsd/internal/content"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -27,6 +29,8 @@ type Deps struct {
 	Accounts     *account.Service
 	Orgs         *org.Service
 	Spaces       *space.Service
+	Content      *content.Service
+	Blobs        blob.Store // file bytes of content
 	// Ready reports whether the server can serve traffic (the database answers).
 	Ready func(ctx context.Context) error
 	// Generation detects database changes for the GET answer cache (see respcache.go);
@@ -79,6 +83,7 @@ func New(d Deps) *Server {
 	s.agentRoutes()
 	s.spaceRoutes()
 	s.collectionRoutes()
+	s.contentRoutes()
 	s.permissionRoutes()
 	s.handler = s.outer(http.HandlerFunc(s.dispatch))
 	return s

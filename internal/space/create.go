@@ -63,7 +63,8 @@ func (s *Service) Create(ctx context.Context, c auth.Caller, orgID string, n New
 	now := s.clock.Now()
 	sp := Space{ID: ids.New(), OrganizationID: orgID, Parent: deref(n.Parent), Title: deref(n.Title), Emoji: deref(n.Emoji),
 		Language: deref(n.Language), EditMode: Live, DefaultLevel: Inherit, Visibility: Private,
-		MergeRules: mergerules.Config{Type: mergerules.TypeInherit}, CreatedAt: now, UpdatedAt: now}
+		MergeRules: mergerules.Config{Type: mergerules.TypeInherit}, CreatedAt: now, UpdatedAt: now,
+		Revision: ids.New()} // the space's first revision, empty, which the store writes with it
 	if n.EditMode != nil {
 		sp.EditMode = EditMode(*n.EditMode)
 	}

@@ -95,8 +95,9 @@ type Space struct {
 	Language       string // "" when unset
 	DefaultLevel   Level
 	MergeRules     mergerules.Config
-	// Revision is the id of the space's current revision. A space starts empty: the content
-	// feature writes its first revision and sets it; until then it is "".
+	// Revision is the id of the space's current revision (its head). A space starts with an
+	// empty revision, written with it; a duplicate starts from its source's head. Only the
+	// content service moves it afterwards (UpdateSpace leaves it alone).
 	Revision  string
 	CreatedAt time.Time
 	UpdatedAt time.Time

@@ -25,7 +25,7 @@ func (s Spaces) Write(ctx context.Context, now time.Time, fn func(space.Tx) erro
 type spaceTx struct{ q *Q }
 
 const spaceColumns = `s.id, s.organization_id, s.parent_id, s.position, s.title, s.emoji, s.icon_url, s.visibility,
-	s.edit_mode, s.language, s.default_level, s.merge_rules, s.created_at, s.updated_at, s.deleted_at`
+	s.edit_mode, s.language, s.default_level, s.merge_rules, s.created_at, s.updated_at, s.deleted_at, s.revision_id`
 
 func scanSpace(scan func(...any) error) (space.Space, error) {
 	var sp space.Space
@@ -33,13 +33,15 @@ func scanSpace(scan func(...any) error) (space.Space, error) {
 	var rules string
 	var created, updated int64
 	var deleted sql.NullInt64
+	var revision sql.NullString
 	err := scan(&sp.ID, &sp.OrganizationID, &parent, &sp.Position, &sp.Title, &emoji, &icon, &sp.Visibility,
-		&sp.EditMode, &language, &level, &rules, &created, &updated, &deleted)
+		&sp.EditMode, &language, &level, &rules, &created, &updated, &deleted, &revision)
 	if err != nil {
 		return sp, err
 	}
 	sp.Parent, sp.Emoji, sp.IconURL, sp.Language = parent.String, emoji.String, icon.String, language.String
 	sp.DefaultLevel = space.Level(level.String)
+	sp.Revision = revision.String
 	sp.CreatedAt, sp.UpdatedAt, sp.DeletedAt = FromMicros(created), FromMicros(updated), TimePtr(deleted)
 	return sp, json.Unmarshal([]byte(rules), &sp.MergeRules)
 }
@@ -62,15 +64,21 @@ func spaceArgs(sp space.Space) ([]any, error) {
 		nullIfEmpty(string(sp.DefaultLevel)), string(rules), Micros(sp.UpdatedAt), NullMicros(sp.DeletedAt), sp.ID}, nil
 }
 
+// InsertSpace writes the space with its head revision. A new space's revision does not exist
+// yet and is written here, empty; a duplicate's is its source's, which exists and is shared.
+// UpdateSpace never writes the head: only the content store moves it, by compare-and-swap.
 func (t spaceTx) InsertSpace(ctx context.Context, sp space.Space) error {
 	args, err := spaceArgs(sp)
 	if err != nil {
 		return err
 	}
 	_, err = t.q.Exec(ctx, `INSERT INTO spaces (organization_id, parent_id, position, title, emoji, icon_url, visibility,
-		edit_mode, language, default_level, merge_rules, updated_at, deleted_at, id, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append(args, Micros(sp.CreatedAt))...)
-	return err
+		edit_mode, language, default_level, merge_rules, updated_at, deleted_at, id, created_at, revision_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append(args, Micros(sp.CreatedAt), nullIfEmpty(sp.Revision))...)
+	if err != nil || sp.Revision == "" {
+		return err
+	}
+	return insertEmptyRevision(ctx, t.q, sp.Revision, sp.ID, sp.CreatedAt)
 }
 
 func (t spaceTx) UpdateSpace(ctx context.Context, sp space.Space) error {

@@ -1,0 +1,231 @@
+package content
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"docsd/internal/apperr"
+	"docsd/internal/contenttree"
+	"docsd/internal/ids"
+)
+
+// Changes turn a base revision into a new one. Upserted pages and files replace those with
+// the same id, whole; a nil variable value removes the variable.
+type Changes struct {
+	UpsertPages []contenttree.Page
+	RemovePages []string
+	UpsertFiles []contenttree.File
+	RemoveFiles []string
+	Variables   map[string]json.RawMessage
+}
+
+// Meta describes the revision a commit makes.
+type Meta struct {
+	SpaceID  string
+	Type     string // TypeEdits when empty
+	AuthorID string
+	Parents  []string // the base revision when nil
+}
+
+// Stats count what a commit wrote, for measuring that writes follow the size of a change.
+type Stats struct {
+	Objects int   // records and trie nodes new to the store
+	Bytes   int64 // their bytes, markdown included
+}
+
+// Commit writes, within tx, a revision made of base plus changes, and returns it. It does not
+// move any head (see MoveHead). The result must be a valid tree (contenttree.Tree.Validate),
+// or Commit fails with a 400 naming the problems and writes nothing that anything points to.
+func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, m Meta, now time.Time) (Revision, Stats, error) {
+	base, err := s.snapshot(ctx, tx, baseID)
+	if err != nil {
+		return Revision{}, Stats{}, err
+	}
+	next := base.Tree.Clone()
+	for _, id := range ch.RemovePages {
+		delete(next.Pages, id)
+	}
+	for _, p := range ch.UpsertPages {
+		next.Pages[p.ID] = p
+	}
+	for _, id := range ch.RemoveFiles {
+		delete(next.Files, id)
+	}
+	for _, f := range ch.UpsertFiles {
+		next.Files[f.ID] = f
+	}
+	for k, v := range ch.Variables {
+		if v == nil {
+			delete(next.Variables, k)
+		} else {
+			next.Variables[k] = v
+		}
+	}
+	if err := next.Validate(); err != nil {
+		return Revision{}, Stats{}, invalidTree(err)
+	}
+
+	objects := map[string]Object{}
+	texts := map[string]string{}
+	pageChanges := map[string]string{}
+	markdownHashes := map[string]string{}
+	for _, id := range ch.RemovePages {
+		pageChanges[id], markdownHashes[id] = "", ""
+	}
+	for _, p := range ch.UpsertPages {
+		h, body, md := encodePage(p)
+		pageChanges[p.ID] = h
+		markdownHashes[p.ID] = md
+		if base.pageHashes[p.ID] != h {
+			objects[h] = Object{Kind: KindPage, Body: body}
+			texts[md] = p.Markdown
+		}
+	}
+	fileChanges := map[string]string{}
+	for _, id := range ch.RemoveFiles {
+		fileChanges[id] = ""
+	}
+	for _, f := range ch.UpsertFiles {
+		h, body := encodeFile(f)
+		fileChanges[f.ID] = h
+		if base.fileHashes[f.ID] != h {
+			objects[h] = Object{Kind: KindFile, Body: body}
+		}
+	}
+	w := newTrieWriter(s.nodes(tx))
+	pagesRoot, err := w.apply(ctx, base.Revision.PagesRoot, 0, pageChanges)
+	if err != nil {
+		return Revision{}, Stats{}, err
+	}
+	filesRoot, err := w.apply(ctx, base.Revision.FilesRoot, 0, fileChanges)
+	if err != nil {
+		return Revision{}, Stats{}, err
+	}
+	for h, b := range w.created {
+		objects[h] = Object{Kind: KindNode, Body: b}
+	}
+
+	var st Stats
+	n, err := tx.PutMarkdown(ctx, texts)
+	if err != nil {
+		return Revision{}, st, err
+	}
+	st.Bytes += n
+	n, err = tx.PutObjects(ctx, objects)
+	if err != nil {
+		return Revision{}, st, err
+	}
+	st.Bytes += n
+	st.Objects = len(objects) + len(texts)
+
+	rev := Revision{ID: ids.New(), SpaceID: m.SpaceID, Parents: m.Parents, Type: m.Type, PagesRoot: pagesRoot,
+		FilesRoot: filesRoot, Variables: next.Variables, AuthorID: m.AuthorID, CreatedAt: now}
+	if rev.Parents == nil {
+		rev.Parents = []string{baseID}
+	}
+	if rev.Type == "" {
+		rev.Type = TypeEdits
+	}
+	if err := tx.InsertRevision(ctx, rev); err != nil {
+		return Revision{}, st, err
+	}
+	// The new snapshot follows from the base without another read. If tx rolls back, the
+	// revision id is never handed out, so the cached entry is merely unused.
+	snap := &Snapshot{Revision: rev, Tree: next,
+		pageHashes: patch(base.pageHashes, pageChanges), fileHashes: patch(base.fileHashes, fileChanges),
+		markdownHashes: patch(base.markdownHashes, markdownHashes)}
+	for id := range snap.Tree.Pages {
+		p := snap.Tree.Pages[id]
+		p.Markdown = ""
+		snap.Tree.Pages[id] = p
+	}
+	snap.index()
+	s.snapshots.put(rev.ID, snap)
+	return rev, st, nil
+}
+
+// patch returns a copy of m with changes applied ("" removes).
+func patch(m, changes map[string]string) map[string]string {
+	out := make(map[string]string, len(m)+len(changes))
+	for k, v := range m {
+		out[k] = v
+	}
+	for k, v := range changes {
+		if v == "" {
+			delete(out, k)
+		} else {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// ChangesTo lists the changes that turn snap's content into next, page by page: pages and
+// files whose records are equal are left out, so a commit of them writes only what differs.
+func ChangesTo(snap *Snapshot, next *contenttree.Tree) Changes {
+	var ch Changes
+	for id := range snap.pageHashes {
+		if _, ok := next.Pages[id]; !ok {
+			ch.RemovePages = append(ch.RemovePages, id)
+		}
+	}
+	for id, p := range next.Pages {
+		if h, _, _ := encodePage(p); snap.pageHashes[id] != h {
+			ch.UpsertPages = append(ch.UpsertPages, p)
+		}
+	}
+	for id := range snap.fileHashes {
+		if _, ok := next.Files[id]; !ok {
+			ch.RemoveFiles = append(ch.RemoveFiles, id)
+		}
+	}
+	for id, f := range next.Files {
+		if h, _ := encodeFile(f); snap.fileHashes[id] != h {
+			ch.UpsertFiles = append(ch.UpsertFiles, f)
+		}
+	}
+	ch.Variables = map[string]json.RawMessage{}
+	for k := range snap.Tree.Variables {
+		if _, ok := next.Variables[k]; !ok {
+			ch.Variables[k] = nil
+		}
+	}
+	for k, v := range next.Variables {
+		ch.Variables[k] = v
+	}
+	return ch
+}
+
+// MoveHead moves the space's head from from to to within tx. When someone else moved it
+// first, nothing is written and the answer is a 409: the caller's change was made against
+// content that is no longer current.
+func MoveHead(ctx context.Context, tx Tx, spaceID, from, to string) error {
+	ok, err := tx.MoveHead(ctx, spaceID, from, to)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return apperr.Conflictf("space %s: its content changed while this change was made (head is no longer %s); retry", spaceID, from)
+	}
+	return nil
+}
+
+// invalidTree turns a tree's problems into a 400 that lists them.
+func invalidTree(err error) error {
+	inv, ok := err.(*contenttree.InvalidError)
+	if !ok {
+		return err
+	}
+	var parts []string
+	for i, p := range inv.Problems {
+		if i == 10 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(inv.Problems)-10))
+			break
+		}
+		parts = append(parts, p.String())
+	}
+	return apperr.Invalidf("content: %s", strings.Join(parts, "; "))
+}

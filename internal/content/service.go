@@ -1,0 +1,132 @@
+package content
+
+import (
+	"context"
+	"errors"
+
+	"docsd/internal/apperr"
+	"docsd/internal/auth"
+	"docsd/internal/clock"
+	"docsd/internal/contenttree"
+	"docsd/internal/space"
+)
+
+// Service reads and writes space content, checking the caller's role through the space service.
+type Service struct {
+	store     Store
+	spaces    *space.Service
+	clock     clock.Clock
+	snapshots *cache[*Snapshot]
+	nodeCache *cache[*node]
+	markdown  *cache[string]
+}
+
+// Cache bounds: a snapshot of a 10,000-page space is a few megabytes.
+const (
+	maxSnapshots = 64
+	maxNodes     = 200_000
+	maxMarkdown  = 20_000
+)
+
+// NewService returns the content service.
+func NewService(st Store, spaces *space.Service, c clock.Clock) *Service {
+	return &Service{store: st, spaces: spaces, clock: c, snapshots: newCache[*Snapshot](maxSnapshots),
+		nodeCache: newCache[*node](maxNodes), markdown: newCache[string](maxMarkdown)}
+}
+
+// Head returns the space's current content, for a caller with read access (404 otherwise).
+func (s *Service) Head(ctx context.Context, c auth.Caller, spaceID string) (space.View, *Snapshot, error) {
+	v, err := s.spaces.RoleOn(ctx, c, spaceID)
+	if err != nil {
+		return v, nil, err
+	}
+	snap, err := s.snapshot(ctx, s.store.Read(), v.Revision)
+	return v, snap, err
+}
+
+// AtRevision returns one revision of the space, for a caller with read access. A revision is
+// readable through the space it was made in, and through a space whose head it is (a
+// duplicate starts from its source's head); any other id is a 404.
+func (s *Service) AtRevision(ctx context.Context, c auth.Caller, spaceID, revisionID string) (space.View, *Snapshot, error) {
+	v, err := s.spaces.RoleOn(ctx, c, spaceID)
+	if err != nil {
+		return v, nil, err
+	}
+	snap, err := s.snapshot(ctx, s.store.Read(), revisionID)
+	if errors.Is(err, ErrNotFound) || (err == nil && snap.Revision.SpaceID != spaceID && revisionID != v.Revision) {
+		return v, nil, apperr.NotFoundf("revision %s not found in space %s", revisionID, spaceID)
+	}
+	return v, snap, err
+}
+
+// Markdown returns the markdown of one page of a snapshot.
+func (s *Service) Markdown(ctx context.Context, snap *Snapshot, pageID string) (string, error) {
+	h, ok := snap.markdownHashes[pageID]
+	if !ok {
+		return "", apperr.NotFoundf("page %s not found in revision %s", pageID, snap.Revision.ID)
+	}
+	if text, ok := s.markdown.get(h); ok {
+		return text, nil
+	}
+	got, err := s.store.Read().Markdown(ctx, []string{h})
+	if err != nil {
+		return "", err
+	}
+	text, ok := got[h]
+	if !ok {
+		return "", errors.New("content: markdown " + h + " is missing")
+	}
+	s.markdown.put(h, text)
+	return text, nil
+}
+
+// Tree loads a whole revision with every page's markdown, as merges need it. The tree is the
+// caller's to change.
+func (s *Service) Tree(ctx context.Context, revisionID string) (*contenttree.Tree, error) {
+	return s.tree(ctx, s.store.Read(), revisionID)
+}
+
+func (s *Service) tree(ctx context.Context, tx Tx, revisionID string) (*contenttree.Tree, error) {
+	snap, err := s.snapshot(ctx, tx, revisionID)
+	if err != nil {
+		return nil, err
+	}
+	hashes := make([]string, 0, len(snap.markdownHashes))
+	for _, h := range snap.markdownHashes {
+		hashes = append(hashes, h)
+	}
+	texts := map[string]string{}
+	for start := 0; start < len(hashes); start += batchSize {
+		got, err := tx.Markdown(ctx, hashes[start:min(start+batchSize, len(hashes))])
+		if err != nil {
+			return nil, err
+		}
+		for h, t := range got {
+			texts[h] = t
+		}
+	}
+	t := snap.Tree.Clone()
+	for id, p := range t.Pages {
+		text, ok := texts[snap.markdownHashes[id]]
+		if !ok {
+			return nil, errors.New("content: markdown of page " + id + " is missing")
+		}
+		p.Markdown = text
+		t.Pages[id] = p
+	}
+	return t, nil
+}
+
+// Page returns one page of a revision with its markdown.
+func (s *Service) Page(ctx context.Context, revisionID, pageID string) (contenttree.Page, error) {
+	snap, err := s.snapshot(ctx, s.store.Read(), revisionID)
+	if err != nil {
+		return contenttree.Page{}, err
+	}
+	p, ok := snap.Tree.Pages[pageID]
+	if !ok {
+		return p, apperr.NotFoundf("page %s not found in revision %s", pageID, revisionID)
+	}
+	p.Markdown, err = s.Markdown(ctx, snap, pageID)
+	return p, err
+}

@@ -1,0 +1,188 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+
+	"docsd/internal/apperr"
+	"docsd/internal/auth"
+	"docsd/internal/blob"
+	"docsd/internal/content"
+	"docsd/internal/contenttree"
+	"docsd/internal/paging"
+	"docsd/internal/space"
+	"docsd/internal/wire"
+)
+
+// Content is read at the space's head (/content...) or at one revision (/revisions/{id}...);
+// both go through the same handlers, which pick the snapshot with s.snapshotOf.
+func (s *Server) contentRoutes() {
+	for _, base := range []string{"/v1/spaces/{spaceId}/content", "/v1/spaces/{spaceId}/revisions/{revisionId}"} {
+		s.handle("GET "+base, s.getRevision)
+		s.handle("GET "+base+"/pages", s.getPages)
+		s.handle("GET "+base+"/page/{pageId}", s.getPage)
+		s.handle("GET "+base+"/path/{pagePath...}", s.getPageByPath)
+		s.handle("GET "+base+"/files", s.listFiles)
+		s.handle("GET "+base+"/files/{fileId}", s.getFile)
+	}
+	s.handleStream("GET /v1/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}/download", s.downloadFile)
+}
+
+// handleStream registers an authenticated route whose answer must not go through the GET
+// answer cache: it streams bytes with their own headers (ETag, ranges, disposition).
+func (s *Server) handleStream(pattern string, h handlerFunc) {
+	s.register(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := s.authenticate(r)
+		if err == nil {
+			err = h(w, r.WithContext(auth.WithCaller(r.Context(), c)), c)
+		}
+		if err != nil {
+			writeError(w, r, s.log, err)
+		}
+	}))
+}
+
+// snapshotOf loads the content the request names, after checking the flags every content
+// read accepts: metadata=false omits git metadata (which no revision carries until Git sync
+// exists) and computed=false skips computed pages (none exist yet), so both are validated
+// and otherwise change nothing.
+func (s *Server) snapshotOf(r *http.Request, c auth.Caller) (space.View, *content.Snapshot, error) {
+	for _, flag := range []string{"metadata", "computed"} {
+		if _, err := queryBool(r, flag); err != nil {
+			return space.View{}, nil, err
+		}
+	}
+	spaceID := r.PathValue("spaceId")
+	if rev := r.PathValue("revisionId"); rev != "" {
+		return s.Content.AtRevision(r.Context(), c, spaceID, rev)
+	}
+	return s.Content.Head(r.Context(), c, spaceID)
+}
+
+func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	v, snap, err := s.snapshotOf(r, c)
+	if err != nil {
+		return err
+	}
+	return ok(w, s.urls.FromRevision(v.ID, snap))
+}
+
+func (s *Server) getPages(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	v, snap, err := s.snapshotOf(r, c)
+	if err != nil {
+		return err
+	}
+	return ok(w, wire.PageList{Pages: s.urls.PageTree(v.ID, snap, "")})
+}
+
+func (s *Server) getPage(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	v, snap, err := s.snapshotOf(r, c)
+	if err != nil {
+		return err
+	}
+	id := r.PathValue("pageId")
+	p, found := snap.Tree.Pages[id]
+	if !found {
+		return apperr.NotFoundf("page %s not found in revision %s", id, snap.Revision.ID)
+	}
+	return s.writePage(w, r, v, snap, p)
+}
+
+func (s *Server) getPageByPath(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	v, snap, err := s.snapshotOf(r, c)
+	if err != nil {
+		return err
+	}
+	path := strings.Trim(r.PathValue("pagePath"), "/")
+	p, found := snap.Tree.PageByPath(path)
+	if !found {
+		return apperr.NotFoundf("no page at path %q in revision %s", path, snap.Revision.ID)
+	}
+	return s.writePage(w, r, v, snap, p)
+}
+
+// writePage answers one page with its subtree; a document carries its content in the
+// requested format.
+func (s *Server) writePage(w http.ResponseWriter, r *http.Request, v space.View, snap *content.Snapshot, p contenttree.Page) error {
+	format, err := queryEnum(r, "format", "markdown", "markdown")
+	if err != nil {
+		return err
+	}
+	if _, err := queryEnum(r, "evaluated", "false", "true", "false", "deterministic-only"); err != nil {
+		return err
+	}
+	out := s.urls.FromPage(v.ID, snap, p)
+	if p.Kind == contenttree.KindDocument && format == "markdown" {
+		text, err := s.Content.Markdown(r.Context(), snap, p.ID)
+		if err != nil {
+			return err
+		}
+		out.Markdown = &text
+	}
+	return ok(w, out)
+}
+
+func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	v, snap, err := s.snapshotOf(r, c)
+	if err != nil {
+		return err
+	}
+	list := "files/" + v.ID + "/" + snap.Revision.ID
+	page, err := s.pageRequest(r, list)
+	if err != nil {
+		return err
+	}
+	ids := snap.FileIDs()
+	res := paging.Result[contenttree.File]{Count: len(ids)}
+	start := 0
+	if len(page.After) == 1 {
+		after, _ := page.After[0].(string)
+		for start < len(ids) && ids[start] <= after {
+			start++
+		}
+	}
+	for _, id := range ids[start:min(start+page.Limit, len(ids))] {
+		res.Items = append(res.Items, snap.Tree.Files[id])
+	}
+	if n := len(res.Items); n > 0 && start+n < len(ids) {
+		res.Next = []any{res.Items[n-1].ID}
+	}
+	return writeList(s, w, list, res, func(f contenttree.File) wire.File { return s.urls.FromFile(v.ID, snap.Revision.ID, f) })
+}
+
+func (s *Server) getFile(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	v, snap, err := s.snapshotOf(r, c)
+	if err != nil {
+		return err
+	}
+	f, err := fileIn(snap, r.PathValue("fileId"))
+	if err != nil {
+		return err
+	}
+	return ok(w, s.urls.FromFile(v.ID, snap.Revision.ID, f))
+}
+
+// downloadFile streams a file's bytes to a caller who can read the space, with the same
+// bearer token as the rest of the API. The URL names a revision, whose files never change,
+// so the answer may be cached privately for long.
+func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	_, snap, err := s.snapshotOf(r, c)
+	if err != nil {
+		return err
+	}
+	f, err := fileIn(snap, r.PathValue("fileId"))
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "private, max-age=31536000, immutable")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+strings.NewReplacer(`"`, "", `\`, "", "\r", "", "\n", "").Replace(f.Name)+`"`)
+	return blob.Serve(w, r, s.Blobs, f.Hash, f.ContentType)
+}
+
+func fileIn(snap *content.Snapshot, id string) (contenttree.File, error) {
+	f, found := snap.Tree.Files[id]
+	if !found {
+		return f, apperr.NotFoundf("file %s not found in revision %s", id, snap.Revision.ID)
+	}
+	return f, nil
+}

@@ -1,0 +1,91 @@
+package httpapi_test
+
+import (
+	"context"
+	"sort"
+	"testing"
+	"time"
+
+	"docsd/internal/apitest"
+)
+
+func TestContentRecordsAreSharedBetweenRevisions(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	id := newSpace(t, e, e.Admin, e.Org, nil)
+	b := generatedTree(200)
+	replaceContent(t, e, e.Admin, id, b.tree)
+	pages := countObjects(t, e, "page")
+	if pages != 200 {
+		t.Fatalf("%d page records after importing 200 pages", pages)
+	}
+	nodes := countObjects(t, e, "node")
+
+	// The same tree again, with one page edited: one new page record, a few trie nodes.
+	next := b.tree.Clone()
+	p := next.Pages["p00150"]
+	p.Markdown = "# Edited\n"
+	next.Pages["p00150"] = p
+	rev, st := replaceContent(t, e, e.Admin, id, next)
+	if got := countObjects(t, e, "page"); got != pages+1 {
+		t.Fatalf("%d page records after editing one page, want %d", got, pages+1)
+	}
+	if added := countObjects(t, e, "node") - nodes; added < 1 || added > 4 {
+		t.Fatalf("one edit added %d trie nodes, want 1 to 4", added)
+	}
+	if st.Objects > 6 {
+		t.Fatalf("one edit wrote %d objects", st.Objects)
+	}
+	r := e.Get(e.Admin, "/v1/spaces/"+id+"/revisions/"+rev.ID+"/page/p00150").Expect(200)
+	if r.Str("markdown") != "# Edited\n" {
+		t.Fatalf("edited page: %v", r.Map())
+	}
+	// Another space with the same content shares every record.
+	other := newSpace(t, e, e.Admin, e.Org, nil)
+	replaceContent(t, e, e.Admin, other, next)
+	if got := countObjects(t, e, "page"); got != pages+1 {
+		t.Fatalf("a second space with equal content added %d page records", got-pages-1)
+	}
+}
+
+// TestContentOnePageEditInALargeSpace measures (and logs, without asserting on timings) what
+// one page edit writes in a 10,000-page space, and how fast a page is read by id.
+func TestContentOnePageEditInALargeSpace(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds a 10,000-page space")
+	}
+	e := apitest.New(t)
+	id := newSpace(t, e, e.Admin, e.Org, nil)
+	b := generatedTree(10000)
+	start := time.Now()
+	_, full := replaceContent(t, e, e.Admin, id, b.tree)
+	t.Logf("import of 10,000 pages: %d objects, %d bytes, %s", full.Objects, full.Bytes, time.Since(start))
+
+	next := b.tree.Clone()
+	p := next.Pages["p05055"]
+	p.Markdown = "# Edited\n\nOne changed page.\n"
+	next.Pages["p05055"] = p
+	start = time.Now()
+	rev, one := replaceContent(t, e, e.Admin, id, next)
+	t.Logf("one page edited in 10,000: %d objects, %d bytes, %s", one.Objects, one.Bytes, time.Since(start))
+	if one.Bytes*100 > full.Bytes {
+		t.Fatalf("one edit wrote %d bytes, over 1%% of the %d bytes of the whole space", one.Bytes, full.Bytes)
+	}
+
+	ctx := context.Background()
+	var took []time.Duration
+	for i := 0; i < 200; i++ {
+		start := time.Now()
+		pg, err := e.App.Content.Page(ctx, rev.ID, "p05055")
+		took = append(took, time.Since(start))
+		if err != nil || pg.Markdown != p.Markdown {
+			t.Fatalf("page: %v %q", err, pg.Markdown)
+		}
+	}
+	sort.Slice(took, func(i, j int) bool { return took[i] < took[j] })
+	t.Logf("page by id in 10,000 pages, in process: p50 %s, p99 %s", took[len(took)/2], took[len(took)*99/100])
+	start = time.Now()
+	e.Get(e.Admin, "/v1/spaces/"+id+"/content/page/p05055").Expect(200)
+	t.Logf("page by id over HTTP: %s", time.Since(start))
+}

@@ -1,0 +1,103 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"docsd/internal/content"
+)
+
+// Contents adapts the DB to content.Store.
+type Contents struct{ DB *DB }
+
+func (s Contents) Read() content.Tx { return contentTx{s.DB.Read()} }
+
+func (s Contents) Write(ctx context.Context, now time.Time, fn func(content.Tx) error) error {
+	return s.DB.Write(ctx, now, func(q *Q) error { return fn(contentTx{q}) })
+}
+
+// contentTx implements content.Tx here and in content_objects.go.
+type contentTx struct{ q *Q }
+
+const revisionColumns = `id, space_id, parents, type, pages_root, files_root, variables, author_id, created_at`
+
+func (t contentTx) Revision(ctx context.Context, id string) (content.Revision, error) {
+	var r content.Revision
+	var parents, variables string
+	var author sql.NullString
+	var created int64
+	err := t.q.QueryRow(ctx, `SELECT `+revisionColumns+` FROM revisions WHERE id = ?`, id).Scan(&r.ID, &r.SpaceID,
+		&parents, &r.Type, &r.PagesRoot, &r.FilesRoot, &variables, &author, &created)
+	if errors.Is(err, ErrNotFound) {
+		return r, content.ErrNotFound
+	}
+	if err != nil {
+		return r, err
+	}
+	r.AuthorID, r.CreatedAt = author.String, FromMicros(created)
+	if err := json.Unmarshal([]byte(parents), &r.Parents); err != nil {
+		return r, err
+	}
+	return r, json.Unmarshal([]byte(variables), &r.Variables)
+}
+
+func (t contentTx) InsertRevision(ctx context.Context, r content.Revision) error {
+	parents, err := json.Marshal(r.Parents)
+	if err != nil {
+		return err
+	}
+	if r.Variables == nil {
+		r.Variables = map[string]json.RawMessage{}
+	}
+	variables, err := json.Marshal(r.Variables)
+	if err != nil {
+		return err
+	}
+	_, err = t.q.Exec(ctx, `INSERT INTO revisions (`+revisionColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.ID, r.SpaceID, string(parents), r.Type, r.PagesRoot, r.FilesRoot, string(variables), nullIfEmpty(r.AuthorID),
+		Micros(r.CreatedAt))
+	return err
+}
+
+// insertEmptyRevision writes a new space's first revision, unless it exists (a duplicate
+// shares its source's).
+func insertEmptyRevision(ctx context.Context, q *Q, id, spaceID string, at time.Time) error {
+	_, err := q.Exec(ctx, `INSERT INTO revisions (`+revisionColumns+`) VALUES (?, ?, '[]', ?, '', '', '{}', NULL, ?)
+		ON CONFLICT (id) DO NOTHING`, id, spaceID, content.TypeEdits, Micros(at))
+	return err
+}
+
+func (t contentTx) MoveHead(ctx context.Context, spaceID, from, to string) (bool, error) {
+	res, err := t.q.Exec(ctx, `UPDATE spaces SET revision_id = ? WHERE id = ? AND revision_id = ?`, to, spaceID, from)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// inList returns "?, ?, ..." for n values and the values padded to a few fixed lengths with
+// copies of the first, so that the prepared-statement cache holds a handful of queries
+// rather than one per list length.
+func inList(values []string) (string, []any) {
+	n := len(values)
+	for _, size := range []int{1, 8, 64, 512} {
+		if n <= size {
+			n = size
+			break
+		}
+	}
+	args := make([]any, n)
+	for i := range args {
+		if i < len(values) {
+			args[i] = values[i]
+		} else {
+			args[i] = values[0]
+		}
+	}
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", "), args
+}

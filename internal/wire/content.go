@@ -1,0 +1,131 @@
+package wire
+
+import (
+	"encoding/json"
+
+	"docsd/internal/content"
+	"docsd/internal/contenttree"
+)
+
+// Revision is the `revision` object.
+type Revision struct {
+	Object           string                     `json:"object"`
+	ID               string                     `json:"id"`
+	Parents          []string                   `json:"parents"`
+	Type             string                     `json:"type"`
+	Pages            []Page                     `json:"pages"`
+	Files            []File                     `json:"files"`
+	ReusableContents []struct{}                 `json:"reusableContents"`
+	Variables        map[string]json.RawMessage `json:"variables"`
+	CreatedAt        Time                       `json:"createdAt"`
+	URLs             RevisionURLs               `json:"urls"`
+}
+
+// RevisionURLs are a revision's URLs; published ones belong to sites.
+type RevisionURLs struct {
+	App string `json:"app"`
+}
+
+// Page is a page of a revision: a document, a group or a link. Documents carry their
+// markdown only when one page is asked for in the markdown format.
+type Page struct {
+	ID            string                     `json:"id"`
+	Title         string                     `json:"title"`
+	Emoji         string                     `json:"emoji,omitempty"`
+	Icon          string                     `json:"icon,omitempty"`
+	Kind          string                     `json:"kind"` // deprecated in the API, still sent
+	Type          string                     `json:"type"`
+	URLs          *PageURLs                  `json:"urls,omitempty"`
+	Slug          string                     `json:"slug,omitempty"`
+	Path          *string                    `json:"path,omitempty"`
+	Description   string                     `json:"description,omitempty"`
+	Markdown      *string                    `json:"markdown,omitempty"`
+	Document      json.RawMessage            `json:"document,omitempty"`
+	Pages         *[]Page                    `json:"pages,omitempty"` // documents and groups always have it
+	Layout        json.RawMessage            `json:"layout,omitempty"`
+	Cover         json.RawMessage            `json:"cover,omitempty"`
+	Target        json.RawMessage            `json:"target,omitempty"`
+	Variables     map[string]json.RawMessage `json:"variables,omitempty"`
+	Hidden        bool                       `json:"hidden"`
+	NoIndex       *bool                      `json:"noIndex,omitempty"`
+	NoRobotsIndex *bool                      `json:"noRobotsIndex,omitempty"`
+}
+
+// PageURLs are a page's URLs.
+type PageURLs struct {
+	App string `json:"app"`
+}
+
+// File is a file of a revision.
+type File struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	ContentType string `json:"contentType"`
+	DownloadURL string `json:"downloadURL"`
+	Size        int64  `json:"size"`
+}
+
+// PageList is the answer of the pages endpoints.
+type PageList struct {
+	Pages []Page `json:"pages"`
+}
+
+// emptyLayout is sent for documents without layout options: the API requires the object.
+var emptyLayout = json.RawMessage(`{}`)
+
+// FromRevision converts a whole revision.
+func (u URLs) FromRevision(spaceID string, snap *content.Snapshot) Revision {
+	r := snap.Revision
+	files := make([]File, 0, len(snap.Tree.Files))
+	for _, id := range snap.FileIDs() {
+		files = append(files, u.FromFile(spaceID, r.ID, snap.Tree.Files[id]))
+	}
+	vars := r.Variables
+	if vars == nil {
+		vars = map[string]json.RawMessage{}
+	}
+	return Revision{Object: "revision", ID: r.ID, Parents: r.Parents, Type: r.Type, Pages: u.PageTree(spaceID, snap, ""),
+		Files: files, ReusableContents: []struct{}{}, Variables: vars, CreatedAt: Time(r.CreatedAt),
+		URLs: RevisionURLs{App: u.App("/s/" + Esc(spaceID) + "/~/revisions/" + Esc(r.ID))}}
+}
+
+// PageTree converts the pages under parentID ("" for the top level), recursively.
+func (u URLs) PageTree(spaceID string, snap *content.Snapshot, parentID string) []Page {
+	ids := snap.Children(parentID)
+	out := make([]Page, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, u.FromPage(spaceID, snap, snap.Tree.Pages[id]))
+	}
+	return out
+}
+
+// FromPage converts one page with its subtree; the caller adds markdown or document.
+func (u URLs) FromPage(spaceID string, snap *content.Snapshot, p contenttree.Page) Page {
+	w := Page{ID: p.ID, Title: p.Title, Emoji: p.Emoji, Icon: p.Icon, Kind: string(p.Kind), Type: string(p.Kind),
+		Hidden: p.Hidden}
+	if p.Kind == contenttree.KindLink {
+		w.Target = p.Target
+		return w
+	}
+	path := snap.Paths[p.ID]
+	no, noRobots := p.NoIndex, p.NoRobotsIndex
+	w.Slug, w.Path, w.NoIndex, w.NoRobotsIndex = p.Slug, &path, &no, &noRobots
+	children := u.PageTree(spaceID, snap, p.ID)
+	w.Pages = &children
+	if p.Kind == contenttree.KindDocument {
+		w.Kind = "sheet" // the API's deprecated kind of a document
+		w.URLs = &PageURLs{App: u.App("/s/" + Esc(spaceID) + "/" + path)}
+		w.Description, w.Cover, w.Variables = p.Description, p.Cover, p.Variables
+		w.Layout = p.Layout
+		if w.Layout == nil {
+			w.Layout = emptyLayout
+		}
+	}
+	return w
+}
+
+// FromFile converts a file; its download URL is the API route that streams its bytes.
+func (u URLs) FromFile(spaceID, revisionID string, f contenttree.File) File {
+	return File{ID: f.ID, Name: f.Name, ContentType: f.ContentType, Size: f.Size,
+		DownloadURL: u.API("/spaces/" + Esc(spaceID) + "/revisions/" + Esc(revisionID) + "/files/" + Esc(f.ID) + "/download")}
+}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"docsd/internal/apitest"
+	"docsd/internal/apperr"
+	"docsd/internal/auth"
 )
 
 func TestContentRecordsAreSharedBetweenRevisions(t *testing.T) {
@@ -88,4 +90,49 @@ func TestContentOnePageEditInALargeSpace(t *testing.T) {
 	start = time.Now()
 	e.Get(e.Admin, "/v1/spaces/"+id+"/content/page/p05055").Expect(200)
 	t.Logf("page by id over HTTP: %s", time.Since(start))
+}
+
+// Two writers starting from the same head: one moves it, the other gets 409 and writes nothing.
+func TestContentHeadMovesByCompareAndSwap(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	id := newSpace(t, e, e.Admin, e.Org, nil)
+	const writers = 4
+	errs := make(chan error, writers)
+	for i := 0; i < writers; i++ {
+		tree := generatedTree(20 + i).tree
+		go func() {
+			_, _, err := e.App.Content.Replace(context.Background(), auth.Caller{UserID: e.Admin.ID}, id, tree)
+			errs <- err
+		}()
+	}
+	won := 0
+	for i := 0; i < writers; i++ {
+		err := <-errs
+		switch {
+		case err == nil:
+			won++
+		case apperr.Is(err, apperr.Conflict):
+		default:
+			t.Fatalf("unexpected error: %v", err)
+		}
+	}
+	if won < 1 {
+		t.Fatal("no writer won")
+	}
+	// The head is a revision whose parent chain has exactly won edits after the first one.
+	rev := e.Get(e.Admin, "/v1/spaces/"+id).Expect(200).Str("revision")
+	steps := 0
+	for {
+		r := e.Get(e.Admin, "/v1/spaces/"+id+"/revisions/"+rev).Expect(200)
+		parents := r.Map()["parents"].([]any)
+		if len(parents) == 0 {
+			break
+		}
+		steps++
+		rev = parents[0].(string)
+	}
+	if steps != won {
+		t.Fatalf("%d revisions on the head's chain, %d writers succeeded", steps, won)
+	}
 }

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"context"
+	"encoding/json"
 	"sort"
 	"testing"
 	"time"
@@ -134,5 +135,37 @@ func TestContentHeadMovesByCompareAndSwap(t *testing.T) {
 	}
 	if steps != won {
 		t.Fatalf("%d revisions on the head's chain, %d writers succeeded", steps, won)
+	}
+}
+
+// Every field of a page survives the store: what merges load is what was written.
+func TestContentTreeRoundTrips(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	id := newSpace(t, e, e.Admin, e.Org, nil)
+	b := sampleTree(t, e)
+	p := b.tree.Pages["intro"]
+	p.Emoji, p.Icon, p.Description = "1f600", "gear", "How to start"
+	p.Hidden, p.NoIndex, p.NoRobotsIndex = true, true, true
+	p.Layout = []byte(`{"width": "wide", "cover": true}`)
+	p.Cover = []byte(`{"ref": {"kind": "file", "file": "logo"}, "yPos": 10}`)
+	p.Variables = map[string]json.RawMessage{"product": []byte(`"docsd"`)}
+	b.tree.Pages["intro"] = p
+	b.tree.Variables["version"] = []byte(`3`)
+	rev, _ := replaceContent(t, e, e.Admin, id, b.tree)
+	got, err := e.App.Content.Tree(context.Background(), rev.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Equal(b.tree) {
+		t.Fatalf("stored tree differs:\n%+v\nwant\n%+v", got.Pages["intro"], b.tree.Pages["intro"])
+	}
+	r := e.Get(e.Admin, "/v1/spaces/"+id+"/content/page/intro").Expect(200)
+	if r.Str("emoji") != "1f600" || r.Str("layout.width") != "wide" || r.Str("cover.ref.file") != "logo" ||
+		r.Str("variables.product") != "docsd" || !r.Bool("hidden") || !r.Bool("noIndex") || r.Str("description") != "How to start" {
+		t.Fatalf("page fields: %v", r.Map())
+	}
+	if e.Get(e.Admin, "/v1/spaces/"+id+"/content").Expect(200).Num("variables.version") != 3 {
+		t.Fatal("space variables lost")
 	}
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 	"docsd/internal/blob"
 	"docsd/internal/content"
 	"docsd/internal/contenttree"
+	"docsd/internal/markdoc"
 	"docsd/internal/paging"
 	"docsd/internal/space"
 	"docsd/internal/wire"
@@ -102,9 +104,10 @@ func (s *Server) getPageByPath(w http.ResponseWriter, r *http.Request, c auth.Ca
 }
 
 // writePage answers one page with its subtree; a document carries its content in the
-// requested format.
+// requested format: `document` (the default, as in the GitBook API) is the block tree derived
+// from the markdown, which is the source of truth.
 func (s *Server) writePage(w http.ResponseWriter, r *http.Request, v space.View, snap *content.Snapshot, p contenttree.Page) error {
-	format, err := queryEnum(r, "format", "markdown", "markdown")
+	format, err := queryEnum(r, "format", "document", "document", "markdown")
 	if err != nil {
 		return err
 	}
@@ -112,12 +115,16 @@ func (s *Server) writePage(w http.ResponseWriter, r *http.Request, v space.View,
 		return err
 	}
 	out := s.urls.FromPage(v.ID, snap, p)
-	if p.Kind == contenttree.KindDocument && format == "markdown" {
+	if p.Kind == contenttree.KindDocument {
 		text, err := s.Content.Markdown(r.Context(), snap, p.ID)
 		if err != nil {
 			return err
 		}
-		out.Markdown = &text
+		if format == "markdown" {
+			out.Markdown = &text
+		} else if out.Document, err = json.Marshal(markdoc.ToDocument(text)); err != nil {
+			return err
+		}
 	}
 	return ok(w, out)
 }

@@ -39,7 +39,7 @@ func TestContentRecordsAreSharedBetweenRevisions(t *testing.T) {
 	if st.Objects > 6 {
 		t.Fatalf("one edit wrote %d objects", st.Objects)
 	}
-	r := e.Get(e.Admin, "/v1/spaces/"+id+"/revisions/"+rev.ID+"/page/p00150").Expect(200)
+	r := e.Get(e.Admin, "/v1/spaces/"+id+"/revisions/"+rev.ID+"/page/p00150?format=markdown").Expect(200)
 	if r.Str("markdown") != "# Edited\n" {
 		t.Fatalf("edited page: %v", r.Map())
 	}
@@ -160,7 +160,7 @@ func TestContentTreeRoundTrips(t *testing.T) {
 	if !got.Equal(b.tree) {
 		t.Fatalf("stored tree differs:\n%+v\nwant\n%+v", got.Pages["intro"], b.tree.Pages["intro"])
 	}
-	r := e.Get(e.Admin, "/v1/spaces/"+id+"/content/page/intro").Expect(200)
+	r := e.Get(e.Admin, "/v1/spaces/"+id+"/content/page/intro?format=markdown").Expect(200)
 	if r.Str("emoji") != "1f600" || r.Str("layout.width") != "wide" || r.Str("cover.ref.file") != "logo" ||
 		r.Str("variables.product") != "docsd" || !r.Bool("hidden") || !r.Bool("noIndex") || r.Str("description") != "How to start" {
 		t.Fatalf("page fields: %v", r.Map())

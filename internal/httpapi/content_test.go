@@ -98,7 +98,7 @@ func TestContentReads(t *testing.T) {
 		}
 	})
 	t.Run("a page by id carries its markdown and subtree", func(t *testing.T) {
-		r := e.Get(e.Admin, base+"/content/page/intro").Expect(200)
+		r := e.Get(e.Admin, base+"/content/page/intro?format=markdown").Expect(200)
 		if r.Str("markdown") != "# Intro\n\nFirst steps.\n" || r.Str("path") != "guide/intro" || r.Str("pages.0.id") != "deep" {
 			t.Fatalf("page: %v", r.Map())
 		}
@@ -106,12 +106,21 @@ func TestContentReads(t *testing.T) {
 		if r.Str("markdown") != "Deep text.\n" {
 			t.Fatalf("page at revision: %v", r.Map())
 		}
-		if e.Get(e.Admin, base+"/content/page/guide").Expect(200).Has("markdown") {
-			t.Fatal("a group has markdown")
+		if g := e.Get(e.Admin, base+"/content/page/guide?format=markdown").Expect(200); g.Has("markdown") || g.Has("document") {
+			t.Fatal("a group has content")
+		}
+	})
+	t.Run("the document format, the default, is the block tree of the markdown", func(t *testing.T) {
+		for _, q := range []string{"", "?format=document"} {
+			r := e.Get(e.Admin, base+"/content/page/intro"+q).Expect(200)
+			if r.Has("markdown") || r.Str("document.object") != "document" || r.Str("document.nodes.0.type") != "heading-1" ||
+				r.Str("document.nodes.1.type") != "paragraph" {
+				t.Fatalf("document%s: %v", q, r.Map())
+			}
 		}
 	})
 	t.Run("a page by path", func(t *testing.T) {
-		r := e.Get(e.Admin, base+"/content/path/guide/intro/deeper").Expect(200)
+		r := e.Get(e.Admin, base+"/content/path/guide/intro/deeper?format=markdown").Expect(200)
 		if r.Str("id") != "deep" || r.Str("markdown") != "Deep text.\n" {
 			t.Fatalf("by path: %v", r.Map())
 		}

@@ -43,12 +43,18 @@ type FrontMatter struct {
 // Layout is a page's layout: a preset, or options. Nil options were not given.
 type Layout struct {
 	// Preset is "docs", "editorial" or "landing" when the layout names one.
-	Preset string
+	Preset string `json:"preset,omitempty"`
 	// Width is "default" or "wide"; CoverSize "hero" or "full".
-	Width     string
-	CoverSize string
+	Width     string `json:"width,omitempty"`
+	CoverSize string `json:"coverSize,omitempty"`
 
-	Cover, Title, Description, TableOfContents, Outline, Pagination, Metadata *bool
+	Cover           *bool `json:"cover,omitempty"`
+	Title           *bool `json:"title,omitempty"`
+	Description     *bool `json:"description,omitempty"`
+	TableOfContents *bool `json:"tableOfContents,omitempty"`
+	Outline         *bool `json:"outline,omitempty"`
+	Pagination      *bool `json:"pagination,omitempty"`
+	Metadata        *bool `json:"metadata,omitempty"`
 }
 
 var frontMatterBlock = regexp.MustCompile(`(?m)\A---[ \t]*\r?\n((?s:.*?))^(?:---|\.\.\.)[ \t]*(?:\r?\n|\z)`)

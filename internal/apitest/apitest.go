@@ -200,12 +200,27 @@ func (e *Env) Do(actor Actor, method, path string, body any) *Resp {
 		}
 		rd = bytes.NewReader(buf)
 	}
+	contentType := ""
+	if body != nil {
+		contentType = "application/json"
+	}
+	return e.send(actor, method, path, contentType, rd)
+}
+
+// Upload sends body as it is, with the given Content-Type (archives, files).
+func (e *Env) Upload(actor Actor, method, path, contentType string, body []byte) *Resp {
+	e.T.Helper()
+	return e.send(actor, method, path, contentType, bytes.NewReader(body))
+}
+
+func (e *Env) send(actor Actor, method, path, contentType string, rd io.Reader) *Resp {
+	e.T.Helper()
 	req, err := http.NewRequest(method, e.URL+path, rd)
 	if err != nil {
 		e.T.Fatalf("new request: %v", err)
 	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
 	}
 	if actor.Token != "" {
 		req.Header.Set("Authorization", "Bearer "+actor.Token)

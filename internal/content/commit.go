@@ -32,8 +32,8 @@ type Meta struct {
 
 // Stats count what a commit wrote, for measuring that writes follow the size of a change.
 type Stats struct {
-	Objects int   // records and trie nodes new to the store
-	Bytes   int64 // their bytes, markdown included
+	Objects int   // records, markdown texts and trie nodes the commit made (some may be stored already)
+	Bytes   int64 // bytes actually written: those of the ones that were not stored yet
 }
 
 // Commit writes, within tx, a revision made of base plus changes, and returns it. It does not

@@ -1,43 +1,83 @@
 package content
 
 import (
+	"bytes"
 	"context"
 
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
+	"docsd/internal/blob"
 	"docsd/internal/contenttree"
+	"docsd/internal/gitbookimport"
 	"docsd/internal/space"
 )
 
-// Replace makes tree the space's content: a new revision on top of the current head, which
-// then becomes the head. It needs the edit role (403 below it, 404 without read access) and
-// a space that is not locked (423). Pages and files equal to the head's keep their records,
-// so only what differs is written. Files' bytes must already be in the blob store. When the
-// head moves meanwhile, nothing is written and the answer is a 409.
-func (s *Service) Replace(ctx context.Context, c auth.Caller, spaceID string, tree *contenttree.Tree) (Revision, Stats, error) {
+// CanEdit checks that the caller may change the space's content: 404 without read access,
+// 403 below the edit role, 423 while the space is locked. It returns the space as they see it.
+func (s *Service) CanEdit(ctx context.Context, c auth.Caller, spaceID string) (space.View, error) {
 	v, err := s.spaces.RoleOn(ctx, c, spaceID)
+	if err != nil {
+		return v, err
+	}
+	if !v.Role.AtLeast(auth.Edit) {
+		return v, apperr.Forbiddenf("this needs the edit role on space %s (you have %s)", spaceID, v.Role)
+	}
+	return v, space.RequireEditable(v.Space)
+}
+
+// Replace makes tree the space's content: a new revision on top of the current head, which
+// then becomes the head (see CanEdit for who may). Pages and files equal to the head's keep
+// their records, so only what differs is written. Files' bytes must already be in the blob
+// store. When the head moves meanwhile, nothing is written and the answer is a 409.
+func (s *Service) Replace(ctx context.Context, c auth.Caller, spaceID string, tree *contenttree.Tree) (Revision, Stats, error) {
+	v, err := s.CanEdit(ctx, c, spaceID)
 	if err != nil {
 		return Revision{}, Stats{}, err
 	}
-	if !v.Role.AtLeast(auth.Edit) {
-		return Revision{}, Stats{}, apperr.Forbiddenf("this needs the edit role on space %s (you have %s)", spaceID, v.Role)
-	}
-	if err := space.RequireEditable(v.Space); err != nil {
+	return s.replaceHead(ctx, c, v, func(*Snapshot) (*contenttree.Tree, error) { return tree, nil })
+}
+
+// Import makes an imported markdown tree the space's content, as Replace does. Its files'
+// bytes go to the blob store first (blobs are content-addressed: storing them again, or for
+// an import that then fails, is harmless). Pages at the same place as in the current content
+// keep their ids.
+func (s *Service) Import(ctx context.Context, c auth.Caller, spaceID string, res *gitbookimport.Result, blobs blob.Store) (Revision, Stats, error) {
+	v, err := s.CanEdit(ctx, c, spaceID)
+	if err != nil {
 		return Revision{}, Stats{}, err
 	}
+	stored := map[string]blob.Ref{}
+	for _, f := range res.Files {
+		ref, err := blobs.Put(ctx, bytes.NewReader(f.Data), int64(len(f.Data))+1)
+		if err != nil {
+			return Revision{}, Stats{}, err
+		}
+		stored[f.Path] = ref
+	}
+	return s.replaceHead(ctx, c, v, func(head *Snapshot) (*contenttree.Tree, error) {
+		return importedTree(head, res, stored)
+	})
+}
+
+// replaceHead commits the tree that build makes from the current head, and moves the head.
+func (s *Service) replaceHead(ctx context.Context, c auth.Caller, v space.View, build func(*Snapshot) (*contenttree.Tree, error)) (Revision, Stats, error) {
 	now := s.clock.Now()
 	var rev Revision
 	var st Stats
-	err = s.store.Write(ctx, now, func(tx Tx) error {
+	err := s.store.Write(ctx, now, func(tx Tx) error {
 		base, err := s.snapshot(ctx, tx, v.Revision)
 		if err != nil {
 			return err
 		}
-		rev, st, err = s.Commit(ctx, tx, v.Revision, ChangesTo(base, tree), Meta{SpaceID: spaceID, AuthorID: c.UserID}, now)
+		tree, err := build(base)
 		if err != nil {
 			return err
 		}
-		return MoveHead(ctx, tx, spaceID, v.Revision, rev.ID)
+		rev, st, err = s.Commit(ctx, tx, v.Revision, ChangesTo(base, tree), Meta{SpaceID: v.ID, AuthorID: c.UserID}, now)
+		if err != nil {
+			return err
+		}
+		return MoveHead(ctx, tx, v.ID, v.Revision, rev.ID)
 	})
 	return rev, st, err
 }

@@ -84,6 +84,7 @@ func New(d Deps) *Server {
 	s.spaceRoutes()
 	s.collectionRoutes()
 	s.contentRoutes()
+	s.contentImportRoutes()
 	s.permissionRoutes()
 	s.handler = s.outer(http.HandlerFunc(s.dispatch))
 	return s

@@ -1,0 +1,103 @@
+package content
+
+import (
+	"encoding/json"
+
+	"docsd/internal/blob"
+	"docsd/internal/contenttree"
+	"docsd/internal/gitbookimport"
+	"docsd/internal/ids"
+)
+
+// importedTree turns an imported markdown tree into a revision's tree. Pages keep the ids of
+// the pages at the same place in the current content (same parent, same slug, or for links
+// the same title), so re-importing an edited tree keeps page ids, and every unchanged page
+// keeps its record. Files are identified by their path in the tree, the same way. Sibling
+// order keys are made the same way every time, for the same reason.
+func importedTree(head *Snapshot, res *gitbookimport.Result, stored map[string]blob.Ref) (*contenttree.Tree, error) {
+	headKeys := map[string]string{} // place → page id in the current content
+	var placeOf func(id string) string
+	placeOf = func(id string) string {
+		p := head.Tree.Pages[id]
+		parent := ""
+		if p.ParentID != "" {
+			parent = placeOf(p.ParentID)
+		}
+		return place(parent, string(p.Kind), p.Slug, p.Title)
+	}
+	for id := range head.Tree.Pages {
+		headKeys[placeOf(id)] = id
+	}
+	fileIDs := map[string]string{} // path → file id
+
+	t := contenttree.New()
+	for _, f := range res.Files {
+		ref := stored[f.Path]
+		id := fileID(f.Path)
+		t.Files[id] = contenttree.File{ID: id, Name: f.Name, ContentType: f.ContentType, Hash: ref.Hash, Size: ref.Size}
+		fileIDs[f.Path] = id
+	}
+
+	pageIDs := make([]string, len(res.Pages))
+	places := make([]string, len(res.Pages))
+	lastOrder := map[string]string{}
+	taken := map[string]bool{}
+	for i, ip := range res.Pages {
+		parentID, parentPlace := "", ""
+		if ip.Parent >= 0 {
+			parentID, parentPlace = pageIDs[ip.Parent], places[ip.Parent]
+		}
+		places[i] = place(parentPlace, ip.Kind, ip.Slug, ip.Title)
+		id, ok := headKeys[places[i]]
+		if !ok || taken[id] {
+			id = ids.New()
+		}
+		taken[id] = true
+		pageIDs[i] = id
+		order, err := contenttree.OrderBetween(lastOrder[parentID], "")
+		if err != nil {
+			return nil, err
+		}
+		lastOrder[parentID] = order
+		p := contenttree.Page{ID: id, ParentID: parentID, Order: order, Kind: contenttree.Kind(ip.Kind), Title: ip.Title,
+			Slug: ip.Slug, Emoji: ip.Emoji, Icon: ip.Icon, Description: ip.Description, Hidden: ip.Hidden,
+			Markdown: ip.Markdown}
+		if layout, _ := json.Marshal(ip.Layout); string(layout) != "{}" {
+			p.Layout = layout
+		}
+		if ip.Cover != "" {
+			p.Cover = coverJSON(ip.Cover, ip.CoverY, fileIDs)
+		}
+		if ip.Kind == gitbookimport.KindLink {
+			p.Target, _ = json.Marshal(map[string]string{"kind": "url", "url": ip.Href})
+		}
+		t.Pages[id] = p
+	}
+	return t, nil
+}
+
+// place names where a page sits, for matching pages across imports.
+func place(parent, kind, slug, title string) string {
+	if kind == string(contenttree.KindLink) {
+		return parent + "/link:" + title
+	}
+	return parent + "/" + slug
+}
+
+// fileID is a file's id from its path in the tree: stable across imports of the same tree.
+func fileID(path string) string { return "f" + digest([]byte(path))[:19] }
+
+// coverJSON is the API's cover object for an image in the tree, or at a URL.
+func coverJSON(cover string, y float64, fileIDs map[string]string) json.RawMessage {
+	c := map[string]any{}
+	if id, ok := fileIDs[cover]; ok {
+		c["ref"] = map[string]string{"kind": "file", "file": id}
+	} else {
+		c["ref"] = map[string]string{"kind": "url", "url": cover}
+	}
+	if y != 0 {
+		c["yPos"] = y
+	}
+	b, _ := json.Marshal(c)
+	return b
+}

@@ -1,0 +1,89 @@
+package httpapi
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"mime"
+	"net/http"
+	"os"
+
+	"docsd/internal/apperr"
+	"docsd/internal/auth"
+	"docsd/internal/gitbookimport"
+	"docsd/internal/wire"
+)
+
+func (s *Server) contentImportRoutes() {
+	s.handle("POST /v1/spaces/{spaceId}/content/import", s.importContent)
+}
+
+// importContent makes an uploaded archive of a GitBook-style markdown tree the space's
+// content (our extension of the API). The body is the archive itself, within the server's
+// body cap (413 beyond it); what it unpacks to is bounded by gitbookimport's limits.
+func (s *Server) importContent(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	spaceID := r.PathValue("spaceId")
+	// Refuse before reading a possibly large body.
+	if _, err := s.Content.CanEdit(r.Context(), c, spaceID); err != nil {
+		return err
+	}
+	fsys, err := readArchive(r)
+	if err != nil {
+		return err
+	}
+	res, err := gitbookimport.Import(fsys)
+	if err != nil {
+		return err
+	}
+	rev, _, err := s.Content.Import(r.Context(), c, spaceID, res, s.Blobs)
+	if err != nil {
+		return err
+	}
+	_, snap, err := s.Content.AtRevision(r.Context(), c, spaceID, rev.ID)
+	if err != nil {
+		return err
+	}
+	return created(w, s.urls.API("/spaces/"+wire.Esc(spaceID)+"/revisions/"+wire.Esc(rev.ID)), s.urls.FromRevision(spaceID, snap))
+}
+
+// readArchive unpacks the body by its Content-Type: a zip archive, or a tar archive, plain or
+// gzip-compressed. The body is spooled to a temporary file first: a zip archive is read from
+// its end, and a body over the server's cap must be told apart from a broken archive.
+func readArchive(r *http.Request) (fs.FS, error) {
+	ct := r.Header.Get("Content-Type")
+	mt, _, _ := mime.ParseMediaType(ct)
+	zipped := false
+	switch mt {
+	case "application/zip", "application/x-zip-compressed":
+		zipped = true
+	case "application/x-tar", "application/gzip", "application/x-gzip", "application/x-gtar":
+	default:
+		return nil, apperr.Invalidf("Content-Type: must be application/zip, application/x-tar or application/gzip (got %q)", ct)
+	}
+	f, err := os.CreateTemp("", "docsd-import-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	n, err := io.Copy(f, r.Body)
+	if err != nil {
+		return nil, bodyError(err)
+	}
+	if zipped {
+		return gitbookimport.FromZip(f, n)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return gitbookimport.FromTar(f)
+}
+
+// bodyError reports a body over the server's cap as 413.
+func bodyError(err error) error {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return apperr.New(apperr.TooLarge, "body: the archive must be at most %d bytes", tooBig.Limit)
+	}
+	return err
+}

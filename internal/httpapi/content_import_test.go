@@ -5,6 +5,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"maps"
 	"slices"
 	"testing"
@@ -208,4 +209,19 @@ func TestContentImportBodyCap(t *testing.T) {
 			}
 		})
 	}
+}
+
+// An archive holds at most 20,000 entries: at the limit it is imported, beyond it is 413.
+func TestContentImportEntryLimit(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	id := newSpace(t, e, e.Admin, e.Org, nil)
+	files := map[string]string{"README.md": "# Home\n"}
+	for i := 1; i < 20000; i++ {
+		files[fmt.Sprintf("extra/%05d.txt", i)] = "x"
+	}
+	e.Upload(e.Admin, "POST", "/v1/spaces/"+id+"/content/import", "application/zip", zipOf(t, files)).Expect(201)
+	files["extra/one-more.txt"] = "x"
+	e.Upload(e.Admin, "POST", "/v1/spaces/"+id+"/content/import", "application/zip", zipOf(t, files)).
+		Expect(413).ExpectMessage("20000 entries")
 }

@@ -191,3 +191,27 @@ func download(t *testing.T, e *apitest.Env, a apitest.Actor, url string) (string
 	b, _ := io.ReadAll(resp.Body)
 	return string(b), resp
 }
+
+func TestContentFilesArePaged(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	id := newSpace(t, e, e.Admin, e.Org, nil)
+	b := newTreeBuilder().doc("home", "", "Home", "home", "")
+	for _, f := range []string{"c", "a", "b"} {
+		b.file(t, e, f, f+".txt", "text/plain", []byte("file "+f))
+	}
+	replaceContent(t, e, e.Admin, id, b.tree)
+	items := e.WalkList(e.Admin, "/v1/spaces/"+id+"/content/files", 2)
+	var got []string
+	for _, it := range items {
+		got = append(got, it["id"].(string))
+	}
+	if strings.Join(got, ",") != "a,b,c" {
+		t.Fatalf("files walked in pages of 2: %v", got)
+	}
+	r := e.Get(e.Admin, "/v1/spaces/"+id+"/content/files?limit=0").Expect(200)
+	if r.Num("count") != 3 || len(r.Items()) != 0 {
+		t.Fatalf("limit=0: %s", r.Body)
+	}
+	e.Get(e.Admin, "/v1/spaces/"+id+"/content/files?limit=1001").Expect(400)
+}

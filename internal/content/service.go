@@ -1,6 +1,7 @@
 package content
 
 import (
+	"cmp"
 	"context"
 	"errors"
 
@@ -65,10 +66,15 @@ func (s *Service) Markdown(ctx context.Context, snap *Snapshot, pageID string) (
 	if !ok {
 		return "", apperr.NotFoundf("page %s not found in revision %s", pageID, snap.Revision.ID)
 	}
+	return s.markdownText(ctx, s.store.Read(), h)
+}
+
+// markdownText returns the markdown stored under a hash, through the cache.
+func (s *Service) markdownText(ctx context.Context, tx Tx, h string) (string, error) {
 	if text, ok := s.markdown.get(h); ok {
 		return text, nil
 	}
-	got, err := s.store.Read().Markdown(ctx, []string{h})
+	got, err := tx.Markdown(ctx, []string{h})
 	if err != nil {
 		return "", err
 	}
@@ -117,16 +123,40 @@ func (s *Service) tree(ctx context.Context, tx Tx, revisionID string) (*contentt
 	return t, nil
 }
 
-// Page returns one page of a revision with its markdown.
+// Page returns one page of a revision with its markdown. A revision that is not decoded in
+// memory yet is not decoded for this: the page is found through the nodes on its path in the
+// trie, so a first read costs a handful of small queries whatever the size of the space.
 func (s *Service) Page(ctx context.Context, revisionID, pageID string) (contenttree.Page, error) {
-	snap, err := s.snapshot(ctx, s.store.Read(), revisionID)
+	notFound := apperr.NotFoundf("page %s not found in revision %s", pageID, revisionID)
+	if snap, ok := s.snapshots.get(revisionID); ok {
+		p, found := snap.Tree.Pages[pageID]
+		if !found {
+			return p, notFound
+		}
+		var err error
+		p.Markdown, err = s.Markdown(ctx, snap, pageID)
+		return p, err
+	}
+	tx := s.store.Read()
+	rev, err := tx.Revision(ctx, revisionID)
+	if errors.Is(err, ErrNotFound) {
+		return contenttree.Page{}, apperr.NotFoundf("revision %s not found", revisionID)
+	}
 	if err != nil {
 		return contenttree.Page{}, err
 	}
-	p, ok := snap.Tree.Pages[pageID]
-	if !ok {
-		return p, apperr.NotFoundf("page %s not found in revision %s", pageID, revisionID)
+	h, found, err := trieGet(ctx, s.nodes(tx), rev.PagesRoot, pageID)
+	if err != nil || !found {
+		return contenttree.Page{}, cmp.Or(err, error(notFound))
 	}
-	p.Markdown, err = s.Markdown(ctx, snap, pageID)
+	bodies, err := objects(ctx, tx, []string{h})
+	if err != nil {
+		return contenttree.Page{}, err
+	}
+	p, mdHash, err := decodePage(bodies[h])
+	if err != nil {
+		return p, err
+	}
+	p.Markdown, err = s.markdownText(ctx, tx, mdHash)
 	return p, err
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"docsd/internal/apperr"
 	"docsd/internal/contenttree"
@@ -62,6 +63,12 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 			delete(next.Variables, k)
 		} else {
 			next.Variables[k] = v
+		}
+	}
+	for _, p := range ch.UpsertPages {
+		// Markdown is stored as text, which PostgreSQL refuses with NUL or invalid UTF-8 in it.
+		if !utf8.ValidString(p.Markdown) || strings.ContainsRune(p.Markdown, 0) {
+			return Revision{}, Stats{}, apperr.Invalidf("markdown: page %s (%q) must be UTF-8 text without NUL characters", p.ID, p.Title)
 		}
 	}
 	if err := next.Validate(); err != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"docsd/internal/apitest"
@@ -224,4 +225,24 @@ func TestContentImportEntryLimit(t *testing.T) {
 	files["extra/one-more.txt"] = "x"
 	e.Upload(e.Admin, "POST", "/v1/spaces/"+id+"/content/import", "application/zip", zipOf(t, files)).
 		Expect(413).ExpectMessage("20000 entries")
+}
+
+// Markdown is text: a page holding a NUL is refused on every engine (PostgreSQL's text cannot
+// hold one); bytes that are not UTF-8 are replaced by the importer, and the page is imported.
+func TestContentImportMarkdownIsText(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	id := newSpace(t, e, e.Admin, e.Org, nil)
+	path := "/v1/spaces/" + id + "/content/import"
+	files := docsTree()
+	files["guides/writing.md"] = "# Writing\n\x00\n"
+	e.Upload(e.Admin, "POST", path, "application/zip", zipOf(t, files)).Expect(400).ExpectMessage("markdown", "NUL")
+
+	files["guides/writing.md"] = "# Writing\n\nbad \xff\xfe bytes\n"
+	r := e.Upload(e.Admin, "POST", path, "application/zip", zipOf(t, files)).Expect(201)
+	writing := r.Str("pages.2.pages.0.id")
+	md := e.Get(e.Admin, "/v1/spaces/"+id+"/content/page/"+writing+"?format=markdown").Expect(200).Str("markdown")
+	if !strings.Contains(md, "bad \uFFFD") {
+		t.Fatalf("markdown: %q", md)
+	}
 }

@@ -7,7 +7,8 @@ import (
 	"net"
 )
 
-// The kinds of failure. Each *Error wraps exactly one of them, so callers test with errors.Is.
+// The kinds of failure. Each *Error wraps exactly one kind, so callers test with errors.Is;
+// packages built on this one add kinds of their own through NewError.
 // The first three are the caller's doing (answer 400); the others are the remote side's (502).
 var (
 	ErrInvalidURL        = errors.New("invalid URL")
@@ -24,14 +25,21 @@ var (
 // Error is a failed fetch: which host, which kind, and a message that names the rule or limit.
 // Messages never carry the URL's path or credentials, only its host, so they are safe to show.
 type Error struct {
-	Kind       error  // one of the Err* values above
+	Kind       error  // one of the Err* values above, or a kind given to NewError
 	Host       string // host[:port] of the URL that failed
 	Message    string // what went wrong, e.g. "127.0.0.1 is a loopback address"
 	StatusCode int    // the remote status, for ErrStatus
 	Err        error  // the underlying cause, if any (for logs)
+
+	callerFault bool
 }
 
-func (e *Error) Error() string { return "fetch " + e.Host + ": " + e.Message }
+func (e *Error) Error() string {
+	if e.Host == "" {
+		return "fetch: " + e.Message
+	}
+	return "fetch " + e.Host + ": " + e.Message
+}
 
 // Unwrap exposes the kind (for errors.Is) and the cause.
 func (e *Error) Unwrap() []error {
@@ -43,12 +51,17 @@ func (e *Error) Unwrap() []error {
 
 // CallerFault reports whether the URL itself is at fault (a 400 for the API), rather than the
 // remote server (a 502).
-func (e *Error) CallerFault() bool {
-	return e.Kind == ErrInvalidURL || e.Kind == ErrUnsupportedScheme || e.Kind == ErrForbiddenAddress
-}
+func (e *Error) CallerFault() bool { return e.callerFault }
 
 func newError(kind error, host string, format string, args ...any) *Error {
-	return &Error{Kind: kind, Host: host, Message: fmt.Sprintf(format, args...)}
+	caller := kind == ErrInvalidURL || kind == ErrUnsupportedScheme || kind == ErrForbiddenAddress
+	return NewError(kind, host, caller, format, args...)
+}
+
+// NewError lets packages built on this one (gitfetch) report failures of their own kinds in
+// the same type, saying whether the caller's input is at fault.
+func NewError(kind error, host string, callerFault bool, format string, args ...any) *Error {
+	return &Error{Kind: kind, Host: host, Message: fmt.Sprintf(format, args...), callerFault: callerFault}
 }
 
 // Classify turns any error from a request to host into an *Error: one already made by this

@@ -81,6 +81,12 @@ func (c *Client) Do(req *http.Request) (*http.Response, error) {
 	}
 	res, err := c.http.Do(req)
 	if err != nil {
+		if req.Context().Err() == context.DeadlineExceeded {
+			// The caller's deadline, not our Timeout, ran out: say so rather than name our limit.
+			e := newError(ErrTimeout, req.URL.Host, "no complete answer before the deadline")
+			e.Err = err
+			return nil, e
+		}
 		return nil, c.Classify(req.URL.Host, err)
 	}
 	return res, nil
@@ -99,11 +105,11 @@ type Response struct {
 func (c *Client) Get(ctx context.Context, rawURL string) (*Response, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, &Error{Kind: ErrInvalidURL, Message: "the URL does not parse", Err: err}
+		return nil, invalidURL(err)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, &Error{Kind: ErrInvalidURL, Host: u.Host, Message: "the URL does not parse", Err: err}
+		return nil, invalidURL(err)
 	}
 	res, err := c.Do(req)
 	if err != nil {
@@ -121,6 +127,14 @@ func (c *Client) Get(ctx context.Context, rawURL string) (*Response, error) {
 	}
 	return &Response{URL: res.Request.URL.String(), StatusCode: res.StatusCode,
 		ContentType: res.Header.Get("Content-Type"), Body: body}, nil
+}
+
+// invalidURL reports a URL that does not parse; its host is unknown, so the message quotes
+// the parser's complaint (which may include the URL) only through Err, for logs.
+func invalidURL(err error) *Error {
+	e := newError(ErrInvalidURL, "", "the URL does not parse")
+	e.Err = err
+	return e
 }
 
 // checkURL refuses what is not an absolute http or https URL with a host.

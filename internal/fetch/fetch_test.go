@@ -41,6 +41,7 @@ func expectKind(t *testing.T, err error, kind error, fragments ...string) *fetch
 	if !errors.Is(err, kind) {
 		t.Fatalf("err = %v, want kind %v", err, kind)
 	}
+	t.Logf("%v", err)
 	for _, f := range fragments {
 		if !strings.Contains(err.Error(), f) {
 			t.Errorf("err = %q, want it to mention %q", err, f)
@@ -236,7 +237,7 @@ func TestTimeout(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	_, err := fetch.New(fetch.Options{AllowPrivate: true}).Get(ctx, srv.URL+"/slow-headers")
-	expectKind(t, err, fetch.ErrTimeout)
+	expectKind(t, err, fetch.ErrTimeout, "before the deadline")
 }
 
 func TestURLsRefusedBeforeAnyConnection(t *testing.T) {

@@ -138,7 +138,7 @@ func invalidURL(err error) *Error {
 }
 
 // checkURL refuses what is not an absolute http or https URL with a host.
-func checkURL(u *url.URL) error {
+func checkURL(u *url.URL) *Error {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return newError(ErrUnsupportedScheme, u.Host, "scheme %q is not allowed, only http and https", u.Scheme)
 	}
@@ -155,7 +155,9 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 		return newError(ErrTooManyRedirects, via[0].URL.Host, "more than %d redirects", max(c.opts.MaxRedirects, 0))
 	}
 	if err := checkURL(req.URL); err != nil {
-		err.(*Error).Message = "redirected to a URL whose " + err.(*Error).Message
+		// Name the host that redirected, which the caller knows, not the target's.
+		err.Host = via[len(via)-1].URL.Host
+		err.Message = "redirected to a URL that is refused: " + err.Message
 		return err
 	}
 	return nil

@@ -138,7 +138,7 @@ func TestRedirects(t *testing.T) {
 	})
 	t.Run("redirect to another scheme refused", func(t *testing.T) {
 		_, err := c.Get(context.Background(), outer.URL+"/to-file")
-		expectKind(t, err, fetch.ErrUnsupportedScheme, "redirected", `"file"`)
+		expectKind(t, err, fetch.ErrUnsupportedScheme, u.Host, "redirected", `"file"`)
 	})
 	t.Run("redirects beyond the limit refused", func(t *testing.T) {
 		_, err := c.Get(context.Background(), outer.URL+"/loop")

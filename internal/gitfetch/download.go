@@ -1,6 +1,7 @@
 package gitfetch
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -53,7 +54,18 @@ func (f *fetcher) download(ctx context.Context, sess transport.UploadPackSession
 	case req.Capabilities.Supports(capability.Sideband):
 		r = sideband.NewDemuxer(sideband.Sideband, body)
 	}
-	if err := packfile.UpdateObjectStorage(store, r); err != nil {
+	// The pack is held whole (it is within the client's size cap) so that its objects' sizes can
+	// be checked before any is inflated.
+	pack, err := io.ReadAll(r)
+	if err == nil {
+		err = f.checkUnpacked(pack)
+	}
+	if err == nil {
+		if err = packfile.UpdateObjectStorage(store, bytes.NewReader(pack)); err != nil {
+			err = protocolError(f.host, err, "the pack the server sent does not parse")
+		}
+	}
+	if err != nil {
 		var fe *fetch.Error
 		if errors.As(body.err, &fe) {
 			return fe
@@ -61,7 +73,7 @@ func (f *fetcher) download(ctx context.Context, sess transport.UploadPackSession
 		if body.err != nil {
 			return body.err
 		}
-		return protocolError(f.host, err, "the pack the server sent does not parse")
+		return err
 	}
 	return nil
 }

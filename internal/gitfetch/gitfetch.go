@@ -40,6 +40,9 @@ type Options struct {
 	Fetch    fetch.Options
 	MaxFiles int   // files in the tree; default 10,000
 	MaxBytes int64 // total size of the tree's files, uncompressed; default 100 MiB
+	// MaxUnpackedBytes bounds every object received, inflated: the tree, and for a commit id
+	// that is not a tip, the history too; default 4 × MaxBytes.
+	MaxUnpackedBytes int64
 }
 
 const (
@@ -61,6 +64,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxBytes <= 0 {
 		o.MaxBytes = DefaultMaxBytes
+	}
+	if o.MaxUnpackedBytes <= 0 {
+		o.MaxUnpackedBytes = 4 * o.MaxBytes
 	}
 	return o
 }
@@ -199,6 +205,10 @@ func (f *fetcher) readTree(c *object.Commit, refName string) (*Result, error) {
 		if file.Mode != filemode.Regular && file.Mode != filemode.Executable && file.Mode != filemode.Deprecated {
 			return nil // symlinks could point outside the tree; submodules are other repositories
 		}
+		if !fs.ValidPath(file.Name) {
+			// go-git refuses ".." itself; this keeps Files a valid fs.FS whatever else gets through.
+			return protocolError(f.host, nil, "the tree of commit %s has an invalid path %q", c.Hash.String()[:12], file.Name)
+		}
 		if len(files) == f.opts.MaxFiles {
 			return fetch.NewError(fetch.ErrTooLarge, f.host, true,
 				"the tree of commit %s has more than %d files, the limit", c.Hash.String()[:12], f.opts.MaxFiles)
@@ -222,8 +232,13 @@ func (f *fetcher) readTree(c *object.Commit, refName string) (*Result, error) {
 		blobs[file.Name] = file.Hash.String()
 		return nil
 	})
+	var fe *fetch.Error
+	if errors.As(err, &fe) {
+		return nil, fe
+	}
 	if err != nil {
-		return nil, err
+		// go-git's own checks (a path like "..", a missing object) name what is wrong.
+		return nil, protocolError(f.host, err, "the tree of commit %s cannot be read: %v", c.Hash.String()[:12], err)
 	}
 	return &Result{
 		Commit:  c.Hash.String(),

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
@@ -124,6 +125,14 @@ func newTestRepo(t *testing.T) *testRepo {
 		t.Fatal(err)
 	}
 
+	r.serve(t, gitPath, root)
+	return r
+}
+
+// serve runs git http-backend over root, recording what is asked of it; the repository is at
+// r.url.
+func (r *testRepo) serve(t *testing.T, gitPath, root string) {
+	t.Helper()
 	backend := &cgi.Handler{
 		Path:   gitPath,
 		Args:   []string{"http-backend"},
@@ -145,7 +154,6 @@ func newTestRepo(t *testing.T) *testRepo {
 	}))
 	t.Cleanup(srv.Close)
 	r.url = srv.URL + "/docs/.git"
-	return r
 }
 
 var allowPrivate = gitfetch.Options{Fetch: fetch.Options{AllowPrivate: true}}
@@ -395,4 +403,117 @@ func TestFetchServerFailures(t *testing.T) {
 	expectKind(t, err, fetch.ErrStatus, false, "500 Internal Server Error")
 	_, err = gitfetch.Fetch(context.Background(), srv.URL+"/page", "main", allowPrivate)
 	expectKind(t, err, gitfetch.ErrProtocol, false, "not a Git repository")
+}
+
+// newZerosRepo has two commits of a 4 MiB file of zeros that differ in one byte: a pack of a
+// few kilobytes that unpacks to 4 MiB per version (the second usually sent as a delta).
+func newZerosRepo(t *testing.T) (r *testRepo, first string) {
+	t.Helper()
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed: no git http-backend to serve the test repository")
+	}
+	root := t.TempDir()
+	dir := filepath.Join(root, "docs")
+	repo, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, _ := repo.Worktree()
+	zeros := make([]byte, 4<<20)
+	sig := &object.Signature{Name: "Ada", Email: "ada@example.com", When: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
+	var ids []string
+	for i := range 2 {
+		zeros[len(zeros)/2] = byte(i)
+		if err := os.WriteFile(filepath.Join(dir, "zeros.bin"), zeros, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := wt.Add("zeros.bin"); err != nil {
+			t.Fatal(err)
+		}
+		h, err := wt.Commit(fmt.Sprintf("version %d", i+1), &git.CommitOptions{Author: sig, Committer: sig})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, h.String())
+	}
+	r = &testRepo{}
+	r.serve(t, gitPath, root)
+	return r, ids[0]
+}
+
+func TestFetchUnpackedSizeLimit(t *testing.T) {
+	t.Parallel()
+	r, first := newZerosRepo(t)
+	o := allowPrivate
+	o.Fetch.MaxBytes = 1 << 20 // far above the compressed pack: only the unpacked size can trip
+
+	o.MaxUnpackedBytes = 5 << 20
+	res := mustFetch(t, r.url, "master", o)
+	if info, err := fs.Stat(res.Files, "zeros.bin"); err != nil || info.Size() != 4<<20 {
+		t.Fatalf("zeros.bin: %v, %v", info, err)
+	}
+
+	o.MaxUnpackedBytes = 2 << 20
+	_, err := gitfetch.Fetch(context.Background(), r.url, "master", o)
+	expectKind(t, err, fetch.ErrTooLarge, true, "unpack to more than 2 MiB")
+
+	// The first commit is not a tip: both versions come, 8 MiB unpacked, whether or not the
+	// second is sent as a delta.
+	o.MaxUnpackedBytes = 5 << 20
+	_, err = gitfetch.Fetch(context.Background(), r.url, first, o)
+	expectKind(t, err, fetch.ErrTooLarge, true, "unpack to more than 5 MiB")
+	o.MaxUnpackedBytes = 9 << 20
+	if res := mustFetch(t, r.url, first, o); res.Commit != first {
+		t.Fatalf("commit %s, want %s", res.Commit, first)
+	}
+}
+
+// A server can send a tree Git itself would refuse to check out; its paths must not reach the
+// file system the importer walks.
+func TestFetchRefusesInvalidPaths(t *testing.T) {
+	t.Parallel()
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed: no git http-backend to serve the test repository")
+	}
+	root := t.TempDir()
+	repo, err := git.PlainInit(filepath.Join(root, "docs"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := func(o interface {
+		Encode(plumbing.EncodedObject) error
+	}) plumbing.Hash {
+		t.Helper()
+		obj := repo.Storer.NewEncodedObject()
+		if err := o.Encode(obj); err != nil {
+			t.Fatal(err)
+		}
+		h, err := repo.Storer.SetEncodedObject(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	blob := repo.Storer.NewEncodedObject()
+	blob.SetType(plumbing.BlobObject)
+	w, _ := blob.Writer()
+	io.WriteString(w, "root:x:0:0\n")
+	w.Close()
+	blobHash, err := repo.Storer.SetEncodedObject(blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner := store(&object.Tree{Entries: []object.TreeEntry{{Name: "passwd", Mode: 0o100644, Hash: blobHash}}})
+	top := store(&object.Tree{Entries: []object.TreeEntry{{Name: "..", Mode: 0o040000, Hash: inner}}})
+	sig := object.Signature{Name: "Eve", Email: "eve@example.com", When: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
+	commit := store(&object.Commit{Author: sig, Committer: sig, Message: "escape\n", TreeHash: top})
+	if err := repo.Storer.SetReference(plumbing.NewHashReference("refs/heads/main", commit)); err != nil {
+		t.Fatal(err)
+	}
+	r := &testRepo{}
+	r.serve(t, gitPath, root)
+	_, err = gitfetch.Fetch(context.Background(), r.url, "main", allowPrivate)
+	expectKind(t, err, gitfetch.ErrProtocol, false, `invalid path ".."`)
 }

@@ -6,6 +6,7 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -81,7 +82,7 @@ func (c *Client) Do(req *http.Request) (*http.Response, error) {
 	}
 	res, err := c.http.Do(req)
 	if err != nil {
-		if req.Context().Err() == context.DeadlineExceeded {
+		if !errors.As(err, new(*Error)) && req.Context().Err() == context.DeadlineExceeded {
 			// The caller's deadline, not our Timeout, ran out: say so rather than name our limit.
 			e := newError(ErrTimeout, req.URL.Host, "no complete answer before the deadline")
 			e.Err = err

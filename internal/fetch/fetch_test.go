@@ -291,3 +291,13 @@ func TestDefaults(t *testing.T) {
 		t.Fatalf("Options() = %+v", o)
 	}
 }
+
+func TestUnresolvableHost(t *testing.T) {
+	t.Parallel()
+	// .invalid never resolves (RFC 2606).
+	_, err := fetch.New(fetch.Options{Timeout: 10 * time.Second}).Get(context.Background(), "http://docsd-test.invalid/spec.json")
+	fe := expectKind(t, err, fetch.ErrUnreachable, "docsd-test.invalid", "does not resolve")
+	if fe.CallerFault() {
+		t.Error("CallerFault() = true for a name that does not resolve, want false (a 502)")
+	}
+}

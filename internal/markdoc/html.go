@@ -1,0 +1,111 @@
+package markdoc
+
+import (
+	"bytes"
+	"regexp"
+
+	"github.com/microcosm-cc/bluemonday"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/util"
+)
+
+// ToHTML renders markdown to HTML that is safe to serve on a published site: headings carry
+// their anchor ids (the same as in ToDocument and Sections), GitBook's block tags become
+// plain elements with classes (`<div class="hint hint-info">`, `<div class="tabs">`, ...), and
+// the result, raw HTML of the markdown included, passes through a sanitizer that keeps
+// formatting and drops scripts, event handlers, styles and unsafe URLs.
+func ToHTML(md string) string {
+	p := parse(md)
+	var buf bytes.Buffer
+	// Rendering into memory cannot fail.
+	_ = markdown.Renderer().Render(&buf, p.src, p.root)
+	return sanitizer.Sanitize(buf.String())
+}
+
+var sanitizer = newSanitizer()
+
+func newSanitizer() *bluemonday.Policy {
+	p := bluemonday.UGCPolicy()
+	// A site links to its own pages; only links leaving it are marked nofollow.
+	p.RequireNoFollowOnLinks(false)
+	p.RequireNoFollowOnFullyQualifiedLinks(true)
+	p.AllowAttrs("id").Matching(regexp.MustCompile(`^[-a-z0-9.+_]+$`)).OnElements("h1", "h2", "h3", "h4", "h5", "h6")
+	// Footnotes link a reference and its note by ids such as fn:1 and fnref:1.
+	p.AllowAttrs("id").Matching(regexp.MustCompile(`^fn(ref)?[-:0-9]+$`)).OnElements("sup", "li")
+	p.AllowAttrs("role").Matching(regexp.MustCompile(`^doc-(noteref|endnotes|backlink)$`)).OnElements("a", "div")
+	p.AllowAttrs("class").Matching(regexp.MustCompile(`^[A-Za-z0-9 _-]+$`)).OnElements("div", "p", "span", "code", "pre", "ol", "li", "a")
+	p.AllowAttrs("align").Matching(regexp.MustCompile(`^(left|center|right)$`)).OnElements("div", "p", "th", "td", "img")
+	p.AllowStyles("text-align").MatchingEnum("left", "center", "right").OnElements("th", "td")
+	p.AllowAttrs("width", "height").Matching(bluemonday.NumberOrPercent).OnElements("img")
+	p.AllowElements("figure", "figcaption", "details", "summary", "kbd", "mark")
+	// Task list checkboxes, shown and not editable.
+	p.AllowAttrs("type").Matching(regexp.MustCompile(`^checkbox$`)).OnElements("input")
+	p.AllowAttrs("checked", "disabled").OnElements("input")
+	return p
+}
+
+// htmlExtras renders the nodes this package adds to goldmark's tree.
+type htmlExtras struct{}
+
+func (htmlExtras) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(kindTag, renderTag)
+	reg.Register(kindMathBlock, func(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			_, _ = w.WriteString(`<div class="math">`)
+			_, _ = w.Write(util.EscapeHTML([]byte(n.(*mathBlock).formula(src))))
+			_, _ = w.WriteString("</div>\n")
+		}
+		return ast.WalkSkipChildren, nil
+	})
+	reg.Register(kindInlineMath, func(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			_, _ = w.WriteString(`<span class="math">`)
+			_, _ = w.Write(util.EscapeHTML([]byte(n.(*inlineMath).Formula)))
+			_, _ = w.WriteString("</span>")
+		}
+		return ast.WalkSkipChildren, nil
+	})
+}
+
+func renderTag(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*tagBlock)
+	esc := func(s string) string { return string(util.EscapeHTML([]byte(s))) }
+	link := func(href string) string {
+		return `<a href="` + esc(string(util.URLEscape([]byte(href), false))) + `">` + esc(href) + `</a>`
+	}
+	var open, close string
+	switch n.Name {
+	case "hint":
+		style := n.Attrs["style"]
+		if !hintStyles[style] {
+			style = "info"
+		}
+		open, close = `<div class="hint hint-`+style+`">`, `</div>`
+	case "tabs":
+		open, close = `<div class="tabs">`, `</div>`
+	case "tab":
+		open, close = `<div class="tab"><p class="tab-title">`+esc(n.Attrs["title"])+`</p>`, `</div>`
+	case "code":
+		open, close = `<div class="code-block">`, `</div>`
+		if title := n.Attrs["title"]; title != "" {
+			open += `<p class="code-title">` + esc(title) + `</p>`
+		}
+	case "embed":
+		open, close = `<div class="embed">`+link(n.Attrs["url"]), `</div>`
+	case "file":
+		open, close = `<div class="file">`+link(n.Attrs["src"]), `</div>`
+	case "content-ref":
+		open, close = `<div class="content-ref">`, `</div>`
+	case "stepper":
+		open, close = `<ol class="stepper">`, `</ol>`
+	case "step":
+		open, close = `<li class="step">`, `</li>`
+	}
+	if entering {
+		_, _ = w.WriteString(open + "\n")
+	} else {
+		_, _ = w.WriteString(close + "\n")
+	}
+	return ast.WalkContinue, nil
+}

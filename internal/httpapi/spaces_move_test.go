@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"math/rand"
+	"slices"
 	"testing"
 
 	"docsd/internal/apitest"
@@ -131,7 +132,7 @@ func TestSpaceThousandsOfMoves(t *testing.T) {
 		}
 		body := map[string]any{"position": map[string]any{side: ptr("space", anchor)}}
 		next := append(append(append([]string{}, rest[:k]...), moving), rest[k:]...)
-		if equalIDs(next, order) {
+		if slices.Equal(next, order) {
 			e.Post(e.Admin, "/v1/spaces/"+moving+"/move", body).Expect(409)
 			continue
 		}
@@ -158,16 +159,4 @@ func indexOfID(ids []string, id string) int {
 		}
 	}
 	return -1
-}
-
-func equalIDs(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

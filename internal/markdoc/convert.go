@@ -78,6 +78,14 @@ func (c *converter) ref(dest string) Ref {
 	return Ref{Kind: "url", URL: dest}
 }
 
+// imageRef resolves an image's source: images may show only a file or a URL.
+func (c *converter) imageRef(src string) Ref {
+	if r := c.ref(src); r.Kind == "file" || r.Kind == "url" {
+		return r
+	}
+	return Ref{Kind: "url", URL: src}
+}
+
 // blocks converts the block children of parent.
 func (c *converter) blocks(parent ast.Node) []*Node { return c.blockRange(parent.FirstChild(), nil) }
 

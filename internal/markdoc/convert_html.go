@@ -189,7 +189,7 @@ func attrOf(n *html.Node, name string) string {
 // image builds an image block; a caption becomes its caption fragment, and a width or height
 // in pixels its size.
 func (c *converter) image(src, alt, caption, width, height string) *Node {
-	data := map[string]any{"ref": c.ref(src)}
+	data := map[string]any{"ref": c.imageRef(src)}
 	if alt != "" {
 		data["alt"] = alt
 	}

@@ -112,7 +112,7 @@ func (c *converter) link(dest string, n ast.Node, marks []string) *Node {
 }
 
 func (c *converter) inlineImage(dest, alt, caption string) *Node {
-	data := map[string]any{"ref": c.ref(dest)}
+	data := map[string]any{"ref": c.imageRef(dest)}
 	if alt != "" {
 		data["alt"] = alt
 	}

@@ -2,7 +2,7 @@
 // and derives from it what the rest of docsd needs: the block tree the API answers for
 // format=document (ToDocument), sanitized HTML for published sites (ToHTML), the page split at
 // its headings for the search index (Sections), the links and images it refers to (Links), and
-// its YAML front matter (ParseFrontMatter).
+// its YAML front matter (ParseFrontMatter), which the others ignore.
 //
 // The markdown dialect is CommonMark with GitHub's extensions (tables, strikethrough, task
 // lists, bare URLs), footnotes, `{#id}` heading attributes, `$$` math, and the block tags of

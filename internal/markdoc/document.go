@@ -57,11 +57,39 @@ type Fragment struct {
 // embed points. Kind is "url", "file", "page" or "anchor"; the field of the same name holds
 // the target, and Page narrows an anchor to another page.
 type Ref struct {
-	Kind   string `json:"kind"`
-	URL    string `json:"url,omitempty"`
-	File   string `json:"file,omitempty"`
-	Page   string `json:"page,omitempty"`
-	Anchor string `json:"anchor,omitempty"`
+	Kind   string
+	URL    string
+	File   string
+	Page   string
+	Anchor string
+}
+
+type refJSON struct {
+	Kind   string  `json:"kind"`
+	URL    *string `json:"url,omitempty"`
+	File   *string `json:"file,omitempty"`
+	Page   *string `json:"page,omitempty"`
+	Anchor *string `json:"anchor,omitempty"`
+}
+
+// MarshalJSON renders the fields of the ref's kind, even empty ones (a link to "" is a
+// {kind: url, url: ""}), and no others.
+func (r Ref) MarshalJSON() ([]byte, error) {
+	out := refJSON{Kind: r.Kind}
+	switch r.Kind {
+	case "url":
+		out.URL = &r.URL
+	case "file":
+		out.File = &r.File
+	case "page":
+		out.Page = &r.Page
+	case "anchor":
+		out.Anchor = &r.Anchor
+		if r.Page != "" {
+			out.Page = &r.Page
+		}
+	}
+	return json.Marshal(out)
 }
 
 // Node types that hold no child nodes.

@@ -99,6 +99,13 @@ code
 		{"escapes and entities are resolved", `a \*b\* &amp; &#169; &copy;`, `
 paragraph
   text "a *b* & © ©"[]`},
+		{"front matter is not content", "---\ndescription: d\n---\n\nText.", `
+paragraph
+  text "Text."[]`},
+		{"a divider and a heading are not front matter", "---\nTitle\n---\n", `
+divider
+heading-1 meta={"id":"title"}
+  text "Title"[]`},
 		{"raw HTML blocks keep their text, comments vanish", "<div align=\"center\">\n<p>Centered <b>text</b></p>\n</div>\n\n<!-- a note -->", `
 paragraph
   text "Centered text"[]`},
@@ -160,6 +167,12 @@ paragraph
   text " "[]
   link {"ref":{"kind":"url","url":"mailto:me@c.example"}}
     text "me@c.example"[]
+  text ""[]`},
+		{"a link to nowhere is still a url ref", "[x]()", `
+paragraph
+  text ""[]
+  link {"ref":{"kind":"url","url":""}}
+    text "x"[]
   text ""[]`},
 		{"reference links", "[docs][d]\n\n[d]: https://docs.example \"Docs\"", `
 paragraph
@@ -431,13 +444,16 @@ func TestToDocumentRefOption(t *testing.T) {
 			return markdoc.Ref{Kind: "anchor", Page: "page-setup", Anchor: link.Anchor}
 		case link.Kind == markdoc.LinkPage && link.Path == "setup.md":
 			return markdoc.Ref{Kind: "page", Page: "page-setup"}
+		case dest == "page-as-image.md":
+			return markdoc.Ref{Kind: "page", Page: "p"}
 		case link.Kind == markdoc.LinkFile:
 			return markdoc.Ref{Kind: "file", File: "file-" + strings.TrimPrefix(link.Path, ".gitbook/assets/")}
 		}
 		return markdoc.Ref{}
 	}}
 	doc := opts.ToDocument("[a](setup.md) [b](setup.md#run) [c](https://x.example)\n\n![l](.gitbook/assets/l.png)\n\n" +
-		"{% file src=\".gitbook/assets/g.pdf\" %}\n{% endfile %}\n\n{% content-ref url=\"setup.md\" %}\n{% endcontent-ref %}")
+		"{% file src=\".gitbook/assets/g.pdf\" %}\n{% endfile %}\n\n{% content-ref url=\"setup.md\" %}\n{% endcontent-ref %}\n\n" +
+		"![not a picture](page-as-image.md)")
 	want := `
 paragraph
   text ""[]
@@ -453,7 +469,9 @@ paragraph
 images
   image {"alt":"l","ref":{"kind":"file","file":"file-l.png"}}
 file {"ref":{"kind":"file","file":"file-g.pdf"}}
-content-ref {"ref":{"kind":"page","page":"page-setup"}}`
+content-ref {"ref":{"kind":"page","page":"page-setup"}}
+images
+  image {"alt":"not a picture","ref":{"kind":"url","url":"page-as-image.md"}}`
 	if got := strings.TrimSpace(outline(doc)); got != strings.TrimSpace(want) {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // FrontMatter is what the YAML block at the top of a page may say about it, as GitBook
@@ -57,18 +57,42 @@ type Layout struct {
 	Metadata        *bool `json:"metadata,omitempty"`
 }
 
-var frontMatterBlock = regexp.MustCompile(`(?m)\A---[ \t]*\r?\n((?s:.*?))^(?:---|\.\.\.)[ \t]*(?:\r?\n|\z)`)
+var frontMatterBlock = regexp.MustCompile(`(?m)\A\x{FEFF}?---[ \t]*\r?\n((?s:.*?))^(?:---|\.\.\.)[ \t]*(?:\r?\n|\z)`)
+
+// frontMatter finds the front matter block at the start of src: its YAML, and the offset at
+// which the markdown after it starts.
+func frontMatter(src string) (yamlText string, end int, ok bool) {
+	m := frontMatterBlock.FindStringSubmatchIndex(src)
+	if m == nil {
+		return "", 0, false
+	}
+	return src[m[2]:m[3]], m[1], true
+}
+
+// withoutFrontMatter blanks out the front matter a page's markdown may start with, so that
+// it is not read as a divider and a heading. The block's lines are kept, empty, so that line
+// numbers still match the source. A block that is not a YAML mapping is left as markdown.
+func withoutFrontMatter(src string) string {
+	yamlText, end, ok := frontMatter(src)
+	if !ok {
+		return src
+	}
+	var fields map[string]any
+	if yaml.Unmarshal([]byte(yamlText), &fields) != nil {
+		return src
+	}
+	return strings.Repeat("\n", strings.Count(src[:end], "\n")) + src[end:]
+}
 
 // ParseFrontMatter splits a page into its front matter and the markdown after it. Without a
 // front matter block, meta is empty and body is src. A block that is not valid YAML, or not
 // a mapping, is still removed from body, with meta.Problem saying what is wrong.
 func ParseFrontMatter(src string) (meta FrontMatter, body string) {
-	src = strings.TrimPrefix(src, "\uFEFF")
-	m := frontMatterBlock.FindStringSubmatchIndex(src)
-	if m == nil {
+	yamlText, end, ok := frontMatter(src)
+	if !ok {
 		return FrontMatter{}, src
 	}
-	yamlText, body := src[m[2]:m[3]], src[m[1]:]
+	body = src[end:]
 	var fields map[string]any
 	if err := yaml.Unmarshal([]byte(yamlText), &fields); err != nil {
 		return FrontMatter{Problem: "front matter: " + err.Error()}, body

@@ -49,6 +49,14 @@ func TestLinks(t *testing.T) {
 	}
 }
 
+func TestLinksLineNumbersCountFrontMatter(t *testing.T) {
+	t.Parallel()
+	links := markdoc.Links("---\ndescription: x\n---\n\n[a](a.md)")
+	if len(links) != 1 || links[0].Line != 5 {
+		t.Errorf("links: %+v", links)
+	}
+}
+
 func TestLinkResolve(t *testing.T) {
 	t.Parallel()
 	cases := []struct {

@@ -43,7 +43,8 @@ type parsed struct {
 	root ast.Node
 }
 
+// parse reads a page's markdown, less any front matter.
 func parse(src string) parsed {
-	b := []byte(src)
+	b := []byte(withoutFrontMatter(src))
 	return parsed{src: b, root: markdown.Parser().Parse(text.NewReader(b))}
 }

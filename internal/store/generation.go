@@ -34,7 +34,7 @@ type genCheck struct {
 // minCheckInterval spaces generation checks. Each check costs a few system calls (SQLite takes
 // shared-memory locks to read data_version), so checks are batched: at most one starts per
 // interval, and it serves every request that arrived before it started.
-const minCheckInterval = time.Millisecond
+const minCheckInterval = 250 * time.Microsecond
 
 // ErrNoGeneration is returned by Generation on engines that cannot provide one.
 var ErrNoGeneration = errors.New("store: database generation unavailable on this engine")

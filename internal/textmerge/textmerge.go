@@ -8,6 +8,7 @@ package textmerge
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -102,7 +103,7 @@ func (m *merger) resolve(g group) {
 	}
 	oursRange := g.sideRange(g.ours)
 	oursLines := m.ours[oursRange.Start:oursRange.End]
-	if equalLines(oursLines, theirsLines) {
+	if slices.Equal(oursLines, theirsLines) {
 		m.writeLines(oursLines)
 		return
 	}
@@ -132,18 +133,6 @@ func (m *merger) writeTerminated(lines []string) {
 	if n := len(lines); n > 0 && !strings.HasSuffix(lines[n-1], "\n") {
 		m.out.WriteByte('\n')
 	}
-}
-
-func equalLines(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // splitLines cuts s after each "\n"; a last line without one is kept as it is.

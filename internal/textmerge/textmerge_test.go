@@ -1,6 +1,7 @@
 package textmerge
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -93,7 +94,7 @@ func TestMerge(t *testing.T) {
 			for _, c := range conflicts {
 				ranges = append(ranges, c.Base)
 			}
-			if !equalRanges(ranges, tc.conflicts) {
+			if !slices.Equal(ranges, tc.conflicts) {
 				t.Fatalf("conflicts at %v, want %v (merged %q)", ranges, tc.conflicts, got)
 			}
 			if len(tc.conflicts) == 0 && got != tc.want {
@@ -166,16 +167,4 @@ func TestRangeString(t *testing.T) {
 			t.Errorf("%+v.String() = %q, want %q", r, got, want)
 		}
 	}
-}
-
-func equalRanges(a, b []Range) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

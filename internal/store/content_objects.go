@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strings"
 
 	"docsd/internal/content"
@@ -9,7 +11,8 @@ import (
 
 // Records and markdown are content-addressed: a hash names one body forever, so inserts skip
 // what is there (ON CONFLICT DO NOTHING), which also makes concurrent writers of the same
-// record harmless.
+// record harmless. Rows go in in hash order: two transactions inserting overlapping sets then
+// wait on one another in the same order, where any other order can deadlock on PostgreSQL.
 
 // insertChunk is how many rows one INSERT carries; a shorter tail goes row by row, so only
 // two statement shapes exist per table.
@@ -82,10 +85,7 @@ func (t contentTx) missing(ctx context.Context, table string, hashes []string) (
 }
 
 func (t contentTx) PutObjects(ctx context.Context, objects map[string]content.Object) (int64, error) {
-	hashes := make([]string, 0, len(objects))
-	for h := range objects {
-		hashes = append(hashes, h)
-	}
+	hashes := slices.Sorted(maps.Keys(objects))
 	todo, err := t.missing(ctx, "content_objects", hashes)
 	if err != nil {
 		return 0, err
@@ -101,10 +101,7 @@ func (t contentTx) PutObjects(ctx context.Context, objects map[string]content.Ob
 }
 
 func (t contentTx) PutMarkdown(ctx context.Context, texts map[string]string) (int64, error) {
-	hashes := make([]string, 0, len(texts))
-	for h := range texts {
-		hashes = append(hashes, h)
-	}
+	hashes := slices.Sorted(maps.Keys(texts))
 	todo, err := t.missing(ctx, "content_markdown", hashes)
 	if err != nil {
 		return 0, err

@@ -5,6 +5,7 @@ package app
 import (
 	"context"
 	"docsd/internal/blob"
+	"docsd/internal/changereq"
 	"docsd/internal/content"
 	"errors"
 	"fmt"
@@ -34,17 +35,18 @@ type Options struct {
 
 // App is a running docsd.
 type App struct {
-	Config   config.Config
-	Log      *slog.Logger
-	Clock    clock.Clock
-	DB       *store.DB
-	Accounts *account.Service
-	Orgs     *org.Service
-	Spaces   *space.Service
-	Content  *content.Service
-	Blobs    blob.Store
-	Cursors  *paging.Codec
-	Jobs     *jobs.Queue // register handlers in Open; the worker loop runs during Serve
+	Config         config.Config
+	Log            *slog.Logger
+	Clock          clock.Clock
+	DB             *store.DB
+	Accounts       *account.Service
+	Orgs           *org.Service
+	Spaces         *space.Service
+	Content        *content.Service
+	ChangeRequests *changereq.Service
+	Blobs          blob.Store
+	Cursors        *paging.Codec
+	Jobs           *jobs.Queue // register handlers in Open; the worker loop runs during Serve
 
 	BaseURL  string
 	listener net.Listener
@@ -81,6 +83,7 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Spaces = space.NewService(store.Spaces{DB: db}, a.Clock)
 	a.Orgs.SetSpaceCounter(a.Spaces)
 	a.Content = content.NewService(store.Contents{DB: db}, a.Spaces, a.Clock)
+	a.ChangeRequests = changereq.NewService(store.ChangeRequests{DB: db}, a.Spaces, a.Clock)
 	if a.Blobs, err = blob.FromConfig(cfg); err != nil {
 		db.Close()
 		return nil, err
@@ -100,7 +103,8 @@ func (a *App) Listen() error {
 	a.BaseURL = a.Config.BaseURLFor(ln.Addr().String())
 	deps := httpapi.Deps{
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, Cursors: a.Cursors,
-		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs, Ready: a.DB.Ping,
+		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
+		ChangeRequests: a.ChangeRequests, Ready: a.DB.Ping,
 	}
 	if a.DB.Engine == store.SQLite {
 		deps.Generation = a.DB.Generation

@@ -5,6 +5,7 @@ package httpapi
 import (
 	"context"
 	"docsd/internal/blob"
+	"docsd/internal/changereq"
 	"docsd/internal/content"
 	"log/slog"
 	"net/http"
@@ -22,15 +23,16 @@ import (
 
 // Deps are what the HTTP layer needs from the rest of the program.
 type Deps struct {
-	Log          *slog.Logger
-	BaseURL      string
-	MaxBodyBytes int64
-	Cursors      *paging.Codec
-	Accounts     *account.Service
-	Orgs         *org.Service
-	Spaces       *space.Service
-	Content      *content.Service
-	Blobs        blob.Store // file bytes of content
+	Log            *slog.Logger
+	BaseURL        string
+	MaxBodyBytes   int64
+	Cursors        *paging.Codec
+	Accounts       *account.Service
+	Orgs           *org.Service
+	Spaces         *space.Service
+	Content        *content.Service
+	Blobs          blob.Store // file bytes of content
+	ChangeRequests *changereq.Service
 	// Ready reports whether the server can serve traffic (the database answers).
 	Ready func(ctx context.Context) error
 	// Generation detects database changes for the GET answer cache (see respcache.go);
@@ -85,6 +87,7 @@ func New(d Deps) *Server {
 	s.collectionRoutes()
 	s.contentRoutes()
 	s.contentImportRoutes()
+	s.changeRequestRoutes()
 	s.permissionRoutes()
 	s.handler = s.outer(http.HandlerFunc(s.dispatch))
 	return s

@@ -1,0 +1,109 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"docsd/internal/apperr"
+	"docsd/internal/auth"
+	"docsd/internal/changereq"
+	"docsd/internal/opt"
+)
+
+func (s *Server) changeRequestRoutes() {
+	base := "/v1/spaces/{spaceId}/change-requests"
+	s.handle("GET "+base, s.listChangeRequests)
+	s.handle("POST "+base, s.createChangeRequest)
+	s.handle("GET "+base+"/{changeRequestId}", s.getChangeRequest)
+	s.handle("PATCH "+base+"/{changeRequestId}", s.updateChangeRequest)
+}
+
+// changeRequestFilter reads the list filters. Ids are bounded so a filter cannot carry an
+// arbitrarily long string into the cursor key.
+func changeRequestFilter(r *http.Request) (changereq.Filter, error) {
+	var f changereq.Filter
+	var err error
+	if f.Status, err = queryEnum(r, "status", changereq.Open, changereq.Statuses...); err != nil {
+		return f, err
+	}
+	for name, dst := range map[string]*string{"creator": &f.Creator, "contributor": &f.Contributor,
+		"requestedReviewer": &f.RequestedReviewer, "conversationsIssuesCluster": &f.ConversationsIssuesCluster} {
+		if *dst, err = queryString(r, name, 100); err != nil {
+			return f, err
+		}
+	}
+	return f, nil
+}
+
+func (f filterKey) String() string { return strings.Join(f, "/") }
+
+type filterKey []string
+
+func (s *Server) listChangeRequests(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	f, err := changeRequestFilter(r)
+	if err != nil {
+		return err
+	}
+	spaceID := r.PathValue("spaceId")
+	list := filterKey{"change-requests", spaceID, f.Status, f.Creator, f.Contributor, f.RequestedReviewer,
+		f.ConversationsIssuesCluster}.String()
+	page, err := s.pageRequest(r, list)
+	if err != nil {
+		return err
+	}
+	res, err := s.ChangeRequests.List(r.Context(), c, spaceID, f, page)
+	if err != nil {
+		return err
+	}
+	return writeList(s, w, list, res, s.urls.FromChangeRequest)
+}
+
+type createChangeRequestBody struct {
+	Subject     *string         `json:"subject"`
+	Description json.RawMessage `json:"description"`
+}
+
+func (s *Server) createChangeRequest(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	var body createChangeRequestBody
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	if body.Subject == nil {
+		return apperr.Invalidf("subject: is required (a string of at most %d characters)", changereq.SubjectMax)
+	}
+	in := changereq.Create{Subject: *body.Subject, Description: body.Description}
+	v, err := s.ChangeRequests.Create(r.Context(), c, r.PathValue("spaceId"), in)
+	if err != nil {
+		return err
+	}
+	out := s.urls.FromChangeRequest(v)
+	return created(w, out.URLs.Location, out)
+}
+
+func (s *Server) getChangeRequest(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	v, err := s.ChangeRequests.Get(r.Context(), c, r.PathValue("spaceId"), r.PathValue("changeRequestId"))
+	if err != nil {
+		return err
+	}
+	return ok(w, s.urls.FromChangeRequest(v))
+}
+
+type updateChangeRequestBody struct {
+	Subject     opt.Field[string]          `json:"subject"`
+	Description opt.Field[json.RawMessage] `json:"description"`
+	Status      opt.Field[string]          `json:"status"`
+}
+
+func (s *Server) updateChangeRequest(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	var body updateChangeRequestBody
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	v, err := s.ChangeRequests.Update(r.Context(), c, r.PathValue("spaceId"), r.PathValue("changeRequestId"),
+		changereq.Patch{Subject: body.Subject, Description: body.Description, Status: body.Status})
+	if err != nil {
+		return err
+	}
+	return ok(w, s.urls.FromChangeRequest(v))
+}

@@ -83,7 +83,7 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Spaces = space.NewService(store.Spaces{DB: db}, a.Clock)
 	a.Orgs.SetSpaceCounter(a.Spaces)
 	a.Content = content.NewService(store.Contents{DB: db}, a.Spaces, a.Clock)
-	a.ChangeRequests = changereq.NewService(store.ChangeRequests{DB: db}, a.Spaces, a.Clock)
+	a.ChangeRequests = changereq.NewService(store.ChangeRequests{DB: db}, a.Spaces, a.Content, a.Clock)
 	if a.Blobs, err = blob.FromConfig(cfg); err != nil {
 		db.Close()
 		return nil, err

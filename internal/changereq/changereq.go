@@ -9,6 +9,7 @@ import (
 	"errors"
 	"time"
 
+	"docsd/internal/content"
 	"docsd/internal/paging"
 )
 
@@ -91,7 +92,11 @@ type Tx interface {
 	Insert(ctx context.Context, cr ChangeRequest) (int64, error)
 	// Get finds a change request of a space by its id or by its number (ref in decimal).
 	Get(ctx context.Context, spaceID, ref string) (ChangeRequest, error)
-	Update(ctx context.Context, cr ChangeRequest) error
+	// Update stores cr if its revision is still prevRevision; ok is false when another write
+	// moved the change request's revision first.
+	Update(ctx context.Context, cr ChangeRequest, prevRevision string) (ok bool, err error)
+	// Content is the same transaction, for writing revisions.
+	Content() content.Tx
 	// List lists the change requests of the given spaces, newest first.
 	List(ctx context.Context, spaceIDs []string, f Filter, page paging.Request) (paging.Result[ChangeRequest], error)
 }

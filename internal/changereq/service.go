@@ -9,6 +9,7 @@ import (
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
 	"docsd/internal/clock"
+	"docsd/internal/content"
 	"docsd/internal/ids"
 	"docsd/internal/opt"
 	"docsd/internal/paging"
@@ -19,14 +20,24 @@ import (
 
 // Service runs change requests, checking the caller's role through the space service.
 type Service struct {
-	store  Store
-	spaces *space.Service
-	clock  clock.Clock
+	store   Store
+	spaces  *space.Service
+	content *content.Service
+	clock   clock.Clock
 }
 
 // NewService returns the change request service.
-func NewService(st Store, spaces *space.Service, c clock.Clock) *Service {
-	return &Service{store: st, spaces: spaces, clock: c}
+func NewService(st Store, spaces *space.Service, cs *content.Service, c clock.Clock) *Service {
+	return &Service{store: st, spaces: spaces, content: cs, clock: c}
+}
+
+// update stores cr if no other write moved its revision since it was read (409 otherwise).
+func update(ctx context.Context, tx Tx, cr ChangeRequest, prevRevision string) error {
+	ok, err := tx.Update(ctx, cr, prevRevision)
+	if err == nil && !ok {
+		return apperr.Conflictf("change request %d changed while this change was made; retry", cr.Number)
+	}
+	return err
 }
 
 // View is a change request with what the caller needs to render it.
@@ -173,7 +184,7 @@ func (s *Service) Update(ctx context.Context, c auth.Caller, spaceID, ref string
 			cr.Status = p.Status.Value
 		}
 		cr.UpdatedAt = now
-		if err := tx.Update(ctx, cr); err != nil {
+		if err := update(ctx, tx, cr, cur.Revision); err != nil {
 			return err
 		}
 		out = View{ChangeRequest: cr, Head: v.Revision}

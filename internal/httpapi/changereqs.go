@@ -9,6 +9,7 @@ import (
 	"docsd/internal/auth"
 	"docsd/internal/changereq"
 	"docsd/internal/opt"
+	"docsd/internal/wire"
 )
 
 func (s *Server) changeRequestRoutes() {
@@ -17,6 +18,7 @@ func (s *Server) changeRequestRoutes() {
 	s.handle("POST "+base, s.createChangeRequest)
 	s.handle("GET "+base+"/{changeRequestId}", s.getChangeRequest)
 	s.handle("PATCH "+base+"/{changeRequestId}", s.updateChangeRequest)
+	s.changeRequestEditRoutes()
 }
 
 // changeRequestFilter reads the list filters. Ids are bounded so a filter cannot carry an
@@ -106,4 +108,92 @@ func (s *Server) updateChangeRequest(w http.ResponseWriter, r *http.Request, c a
 		return err
 	}
 	return ok(w, s.urls.FromChangeRequest(v))
+}
+
+func (s *Server) changeRequestEditRoutes() {
+	base := "/v1/spaces/{spaceId}/change-requests/{changeRequestId}"
+	s.handle("POST "+base+"/update", s.updateChangeRequestFromHead)
+	s.handle("POST "+base+"/merge", s.mergeChangeRequest)
+	s.handle("POST "+base+"/pages", s.createChangeRequestPage)
+	s.handle("PATCH "+base+"/pages/{pageId}", s.updateChangeRequestPage)
+	s.handle("DELETE "+base+"/pages/{pageId}", s.deleteChangeRequestPage)
+}
+
+type mergeResult struct {
+	Revision string `json:"revision"`
+	Result   string `json:"result"`
+}
+
+func (s *Server) updateChangeRequestFromHead(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	rev, err := s.ChangeRequests.UpdateFromHead(r.Context(), c, r.PathValue("spaceId"), r.PathValue("changeRequestId"))
+	if err != nil {
+		return err
+	}
+	return ok(w, mergeResult{Revision: rev, Result: changereq.ResultUpdate})
+}
+
+func (s *Server) mergeChangeRequest(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	rev, err := s.ChangeRequests.Merge(r.Context(), c, r.PathValue("spaceId"), r.PathValue("changeRequestId"))
+	if err != nil {
+		return err
+	}
+	return ok(w, mergeResult{Revision: rev, Result: changereq.ResultMerge})
+}
+
+type pageEditBody struct {
+	Kind        string            `json:"kind"`
+	Title       opt.Field[string] `json:"title"`
+	Slug        opt.Field[string] `json:"slug"`
+	Description opt.Field[string] `json:"description"`
+	Emoji       opt.Field[string] `json:"emoji"`
+	Markdown    opt.Field[string] `json:"markdown"`
+	Parent      opt.Field[string] `json:"parent"`
+	Position    opt.Field[int]    `json:"position"`
+}
+
+func (b pageEditBody) edit() changereq.PageEdit {
+	return changereq.PageEdit{Kind: b.Kind, Title: b.Title, Slug: b.Slug, Description: b.Description, Emoji: b.Emoji,
+		Markdown: b.Markdown, Parent: b.Parent, Position: b.Position}
+}
+
+// pageEditResult answers a page edit: the page and the change request's new revision.
+type pageEditResult struct {
+	Page     string `json:"page"`
+	Revision string `json:"revision"`
+}
+
+func (s *Server) createChangeRequestPage(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	var body pageEditBody
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	spaceID := r.PathValue("spaceId")
+	res, err := s.ChangeRequests.CreatePage(r.Context(), c, spaceID, r.PathValue("changeRequestId"), body.edit())
+	if err != nil {
+		return err
+	}
+	return created(w, s.urls.API("/spaces/"+wire.Esc(spaceID)+"/revisions/"+wire.Esc(res.Revision)+"/page/"+wire.Esc(res.PageID)),
+		pageEditResult{Page: res.PageID, Revision: res.Revision})
+}
+
+func (s *Server) updateChangeRequestPage(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	var body pageEditBody
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	res, err := s.ChangeRequests.UpdatePage(r.Context(), c, r.PathValue("spaceId"), r.PathValue("changeRequestId"),
+		r.PathValue("pageId"), body.edit())
+	if err != nil {
+		return err
+	}
+	return ok(w, pageEditResult{Page: res.PageID, Revision: res.Revision})
+}
+
+func (s *Server) deleteChangeRequestPage(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	_, err := s.ChangeRequests.DeletePage(r.Context(), c, r.PathValue("spaceId"), r.PathValue("changeRequestId"),
+		r.PathValue("pageId"))
+	if err != nil {
+		return err
+	}
+	return noContent(w)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"docsd/internal/changereq"
+	"docsd/internal/content"
 	"docsd/internal/paging"
 )
 
@@ -91,12 +92,19 @@ func (t changeReqTx) Get(ctx context.Context, spaceID, ref string) (changereq.Ch
 	return cr, err
 }
 
-func (t changeReqTx) Update(ctx context.Context, cr changereq.ChangeRequest) error {
-	_, err := t.q.Exec(ctx, `UPDATE change_requests SET status = ?, subject = ?, description = ?, revision_id = ?,
-		revision_merged_ancestor = ?, revision_merged = ?, updated_at = ? WHERE id = ?`,
+func (t changeReqTx) Content() content.Tx { return contentTx(t) }
+
+func (t changeReqTx) Update(ctx context.Context, cr changereq.ChangeRequest, prevRevision string) (bool, error) {
+	res, err := t.q.Exec(ctx, `UPDATE change_requests SET status = ?, subject = ?, description = ?, revision_id = ?,
+		revision_merged_ancestor = ?, revision_merged = ?, updated_at = ?
+		WHERE id = ? AND revision_id = ?`,
 		cr.Status, cr.Subject, nullText(cr.Description), cr.Revision, nullString(cr.RevisionMergedAncestor),
-		nullString(cr.RevisionMerged), Micros(cr.UpdatedAt), cr.ID)
-	return err
+		nullString(cr.RevisionMerged), Micros(cr.UpdatedAt), cr.ID, prevRevision)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 func (t changeReqTx) List(ctx context.Context, spaceIDs []string, f changereq.Filter, page paging.Request) (paging.Result[changereq.ChangeRequest], error) {

@@ -1,0 +1,278 @@
+package changereq
+
+import (
+	"context"
+	"slices"
+
+	"docsd/internal/apperr"
+	"docsd/internal/auth"
+	"docsd/internal/content"
+	"docsd/internal/contenttree"
+	"docsd/internal/ids"
+	"docsd/internal/opt"
+	"docsd/internal/space"
+	"docsd/internal/validate"
+)
+
+// Page field limits, as the space content's.
+const (
+	PageTitleMax       = 255
+	PageSlugMax        = 100
+	PageDescriptionMax = 1000
+	PageEmojiMax       = 30
+)
+
+// PageEdit changes one page of a change request; absent fields are left alone (a new page
+// gets an empty value). Parent null or "" places the page at the top level; Position is its
+// index among its siblings (absent: last).
+type PageEdit struct {
+	Kind        string
+	Title       opt.Field[string]
+	Slug        opt.Field[string]
+	Description opt.Field[string]
+	Emoji       opt.Field[string]
+	Markdown    opt.Field[string]
+	Parent      opt.Field[string]
+	Position    opt.Field[int]
+}
+
+// EditResult names the page edited and the change request's new revision.
+type EditResult struct {
+	PageID   string
+	Revision string
+}
+
+func (e PageEdit) validate() error {
+	checks := []struct {
+		field string
+		v     opt.Field[string]
+		min   int
+		max   int
+	}{
+		{"title", e.Title, 0, PageTitleMax}, {"slug", e.Slug, 0, PageSlugMax},
+		{"description", e.Description, 0, PageDescriptionMax}, {"emoji", e.Emoji, 0, PageEmojiMax},
+	}
+	for _, c := range checks {
+		if c.v.Set && !c.v.Null {
+			if err := validate.Length(c.field, c.v.Value, c.min, c.max); err != nil {
+				return err
+			}
+		}
+	}
+	if e.Position.Set && !e.Position.Null && e.Position.Value < 0 {
+		return apperr.Invalidf("position: must be 0 or more (got %d)", e.Position.Value)
+	}
+	if e.Kind != "" {
+		return validate.OneOf("kind", e.Kind, string(contenttree.KindDocument), string(contenttree.KindGroup))
+	}
+	return nil
+}
+
+// value returns the field's value, "" when null.
+func value(f opt.Field[string]) string {
+	if f.Null {
+		return ""
+	}
+	return f.Value
+}
+
+// CreatePage adds a page to the change request's content.
+func (s *Service) CreatePage(ctx context.Context, c auth.Caller, spaceID, ref string, e PageEdit) (EditResult, error) {
+	if err := e.validate(); err != nil {
+		return EditResult{}, err
+	}
+	if !e.Title.Set || value(e.Title) == "" {
+		return EditResult{}, apperr.Invalidf("title: is required (1 to %d characters)", PageTitleMax)
+	}
+	kind := contenttree.Kind(e.Kind)
+	if kind == "" {
+		kind = contenttree.KindDocument
+	}
+	p := contenttree.Page{ID: ids.New(), Kind: kind}
+	return s.editPages(ctx, c, spaceID, ref, p.ID, func(tree *contenttree.Tree) (content.Changes, error) {
+		p, err := apply(tree, p, e)
+		return content.Changes{UpsertPages: []contenttree.Page{p}}, err
+	})
+}
+
+// UpdatePage changes a page of the change request's content: its fields, and its place when
+// parent or position are given.
+func (s *Service) UpdatePage(ctx context.Context, c auth.Caller, spaceID, ref, pageID string, e PageEdit) (EditResult, error) {
+	if err := e.validate(); err != nil {
+		return EditResult{}, err
+	}
+	if e.Kind != "" {
+		return EditResult{}, apperr.Invalidf("kind: cannot change once the page exists")
+	}
+	if e.Title.Set && value(e.Title) == "" {
+		return EditResult{}, apperr.Invalidf("title: must be 1 to %d characters", PageTitleMax)
+	}
+	return s.editPages(ctx, c, spaceID, ref, pageID, func(tree *contenttree.Tree) (content.Changes, error) {
+		p, found := tree.Pages[pageID]
+		if !found {
+			return content.Changes{}, apperr.NotFoundf("page %s not found in the change request", pageID)
+		}
+		p, err := apply(tree, p, e)
+		return content.Changes{UpsertPages: []contenttree.Page{p}}, err
+	})
+}
+
+// DeletePage removes a page and every page under it. A page that is not there is already
+// deleted: no revision is made.
+func (s *Service) DeletePage(ctx context.Context, c auth.Caller, spaceID, ref, pageID string) (EditResult, error) {
+	return s.editPages(ctx, c, spaceID, ref, pageID, func(tree *contenttree.Tree) (content.Changes, error) {
+		if _, found := tree.Pages[pageID]; !found {
+			return content.Changes{}, errNothingToDo
+		}
+		removed := []string{pageID}
+		for i := 0; i < len(removed); i++ {
+			for _, child := range tree.Children(removed[i]) {
+				removed = append(removed, child.ID)
+			}
+		}
+		return content.Changes{RemovePages: removed}, nil
+	})
+}
+
+// errNothingToDo stops an edit that would change nothing.
+var errNothingToDo = apperr.Invalidf("nothing to do")
+
+// apply sets the edit's fields on p and places it among its siblings in tree.
+func apply(tree *contenttree.Tree, p contenttree.Page, e PageEdit) (contenttree.Page, error) {
+	if e.Title.Set {
+		p.Title = value(e.Title)
+	}
+	if e.Slug.Set {
+		p.Slug = value(e.Slug)
+	}
+	if p.Slug == "" {
+		p.Slug = slugOf(p.Title, p.ID)
+	}
+	if e.Description.Set {
+		p.Description = value(e.Description)
+	}
+	if e.Emoji.Set {
+		p.Emoji = value(e.Emoji)
+	}
+	if e.Markdown.Set {
+		p.Markdown = value(e.Markdown)
+	}
+	_, exists := tree.Pages[p.ID]
+	if !exists || e.Parent.Set || e.Position.Set {
+		if e.Parent.Set {
+			p.ParentID = value(e.Parent)
+		}
+		if p.ParentID != "" {
+			if _, found := tree.Pages[p.ParentID]; !found {
+				return p, apperr.Invalidf("parent: page %s not found in the change request", p.ParentID)
+			}
+		}
+		siblings := slices.DeleteFunc(tree.Children(p.ParentID), func(q contenttree.Page) bool { return q.ID == p.ID })
+		at := len(siblings)
+		if e.Position.Set && !e.Position.Null {
+			at = min(e.Position.Value, len(siblings))
+		}
+		var before, after string
+		if at > 0 {
+			before = siblings[at-1].Order
+		}
+		if at < len(siblings) {
+			after = siblings[at].Order
+		}
+		order, err := contenttree.OrderBetween(before, after)
+		if err != nil {
+			return p, apperr.Conflictf("position: the siblings' order keys leave no room (%v)", err)
+		}
+		p.Order = order
+	}
+	return p, nil
+}
+
+// slugOf derives a slug from a title: lower-case letters and digits joined by dashes; the
+// page id when the title has none.
+func slugOf(title, id string) string {
+	var out []rune
+	dash := false
+	for _, r := range title {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			out = append(out, r)
+			dash = false
+		case r >= 'A' && r <= 'Z':
+			out = append(out, r+'a'-'A')
+			dash = false
+		case len(out) > 0 && !dash:
+			out = append(out, '-')
+			dash = true
+		}
+	}
+	slug := string(out)
+	for len(slug) > 0 && slug[len(slug)-1] == '-' {
+		slug = slug[:len(slug)-1]
+	}
+	if slug == "" {
+		return id
+	}
+	return slug[:min(len(slug), PageSlugMax)]
+}
+
+// editPages commits the changes that change makes to the change request's content, as a new
+// revision of the change request. The space's head does not move.
+func (s *Service) editPages(ctx context.Context, c auth.Caller, spaceID, ref, pageID string, change func(*contenttree.Tree) (content.Changes, error)) (EditResult, error) {
+	v, err := s.canWrite(ctx, c, spaceID)
+	if err != nil {
+		return EditResult{}, err
+	}
+	now := s.clock.Now()
+	var out EditResult
+	err = s.store.Write(ctx, now, func(tx Tx) error {
+		cur, err := s.get(ctx, tx, v, ref)
+		if err != nil {
+			return err
+		}
+		cr := cur.ChangeRequest
+		if err := requireUnmerged(cr); err != nil {
+			return err
+		}
+		tree, err := s.content.Tree(ctx, cr.Revision)
+		if err != nil {
+			return err
+		}
+		ch, err := change(tree)
+		if err == errNothingToDo {
+			out = EditResult{PageID: pageID, Revision: cr.Revision}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		rev, _, err := s.content.Commit(ctx, tx.Content(), cr.Revision, ch,
+			content.Meta{SpaceID: spaceID, AuthorID: c.UserID}, now)
+		if err != nil {
+			return err
+		}
+		prev := cr.Revision
+		cr.Revision, cr.UpdatedAt = rev.ID, now
+		out = EditResult{PageID: pageID, Revision: rev.ID}
+		return update(ctx, tx, cr, prev)
+	})
+	return out, err
+}
+
+// canWrite checks that the caller may change content through a change request: edit role,
+// and the space not locked (423).
+func (s *Service) canWrite(ctx context.Context, c auth.Caller, spaceID string) (space.View, error) {
+	v, err := s.canEdit(ctx, c, spaceID)
+	if err != nil {
+		return v, err
+	}
+	return v, space.RequireEditable(v.Space)
+}
+
+// requireUnmerged refuses changes to a merged change request.
+func requireUnmerged(cr ChangeRequest) error {
+	if cr.Status == Merged {
+		return apperr.Conflictf("change request %d is merged: it can no longer change", cr.Number)
+	}
+	return nil
+}

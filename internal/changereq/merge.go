@@ -1,0 +1,150 @@
+package changereq
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"docsd/internal/apperr"
+	"docsd/internal/auth"
+	"docsd/internal/content"
+	"docsd/internal/contenttree"
+)
+
+// Results of update and merge, as the API names them.
+const (
+	ResultUpdate = "update"
+	ResultMerge  = "merge"
+)
+
+// mergeAttempts bounds how often a merge is redone when the space's head moved meanwhile.
+const mergeAttempts = 3
+
+// merge3 merges ours and theirs against base, or answers 409 naming the pages in conflict.
+func (s *Service) merge3(ctx context.Context, baseID, oursID, theirsID string) (*contenttree.Tree, error) {
+	var trees [3]*contenttree.Tree
+	for i, id := range []string{baseID, oursID, theirsID} {
+		t, err := s.content.Tree(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		trees[i] = t
+	}
+	merged, conflicts := contenttree.Merge(trees[0], trees[1], trees[2])
+	if len(conflicts) > 0 {
+		parts := make([]string, 0, min(len(conflicts), 10))
+		for i, c := range conflicts {
+			if i == 10 {
+				parts = append(parts, "and more")
+				break
+			}
+			parts = append(parts, c.String())
+		}
+		return nil, apperr.Conflictf("the change request conflicts with the space's content: %s", strings.Join(parts, "; "))
+	}
+	return merged, nil
+}
+
+// UpdateFromHead brings the space's head into the change request: a merge revision of the change
+// request's content and the head, against the change request's merge base.
+func (s *Service) UpdateFromHead(ctx context.Context, c auth.Caller, spaceID, ref string) (string, error) {
+	v, err := s.canWrite(ctx, c, spaceID)
+	if err != nil {
+		return "", err
+	}
+	cur, err := s.get(ctx, s.store.Read(), v, ref)
+	if err != nil {
+		return "", err
+	}
+	cr := cur.ChangeRequest
+	if err := requireUnmerged(cr); err != nil {
+		return "", err
+	}
+	if cr.MergeBase() == v.Revision {
+		return cr.Revision, nil // already up to date
+	}
+	merged, err := s.merge3(ctx, cr.MergeBase(), cr.Revision, v.Revision)
+	if err != nil {
+		return "", err
+	}
+	_, snap, err := s.content.AtRevision(ctx, c, spaceID, cr.Revision)
+	if err != nil {
+		return "", err
+	}
+	now := s.clock.Now()
+	var revID string
+	err = s.store.Write(ctx, now, func(tx Tx) error {
+		rev, _, err := s.content.Commit(ctx, tx.Content(), cr.Revision, content.ChangesTo(snap, merged),
+			content.Meta{SpaceID: spaceID, Type: content.TypeMerge, AuthorID: c.UserID, Parents: []string{cr.Revision, v.Revision}}, now)
+		if err != nil {
+			return err
+		}
+		next := cr
+		next.Revision, next.RevisionMergedAncestor, next.UpdatedAt = rev.ID, v.Revision, now
+		revID = rev.ID
+		return update(ctx, tx, next, cr.Revision)
+	})
+	return revID, err
+}
+
+// Merge merges the change request into the space: a merge revision of the head and the
+// change request's content, against its merge base, which becomes the head by compare-and-
+// swap. When another write moves the head first, the merge is redone on the new head a few
+// times before answering 409.
+func (s *Service) Merge(ctx context.Context, c auth.Caller, spaceID, ref string) (string, error) {
+	var err error
+	for attempt := 0; attempt < mergeAttempts; attempt++ {
+		var rev string
+		rev, err = s.mergeOnce(ctx, c, spaceID, ref)
+		if !errors.Is(err, errHeadMoved) {
+			return rev, err
+		}
+	}
+	return "", apperr.Conflictf("space %s: its content kept changing while the change request was merged; retry", spaceID)
+}
+
+var errHeadMoved = errors.New("changereq: the head moved")
+
+func (s *Service) mergeOnce(ctx context.Context, c auth.Caller, spaceID, ref string) (string, error) {
+	v, err := s.canWrite(ctx, c, spaceID)
+	if err != nil {
+		return "", err
+	}
+	cur, err := s.get(ctx, s.store.Read(), v, ref)
+	if err != nil {
+		return "", err
+	}
+	cr := cur.ChangeRequest
+	if err := requireUnmerged(cr); err != nil {
+		return "", err
+	}
+	merged, err := s.merge3(ctx, cr.MergeBase(), v.Revision, cr.Revision)
+	if err != nil {
+		return "", err
+	}
+	_, snap, err := s.content.AtRevision(ctx, c, spaceID, v.Revision)
+	if err != nil {
+		return "", err
+	}
+	now := s.clock.Now()
+	var revID string
+	err = s.store.Write(ctx, now, func(tx Tx) error {
+		rev, _, err := s.content.Commit(ctx, tx.Content(), v.Revision, content.ChangesTo(snap, merged),
+			content.Meta{SpaceID: spaceID, Type: content.TypeMerge, AuthorID: c.UserID, Parents: []string{v.Revision, cr.Revision}}, now)
+		if err != nil {
+			return err
+		}
+		moved, err := tx.Content().MoveHead(ctx, spaceID, v.Revision, rev.ID)
+		if err != nil {
+			return err
+		}
+		if !moved {
+			return errHeadMoved
+		}
+		next := cr
+		next.Status, next.RevisionMerged, next.UpdatedAt = Merged, rev.ID, now
+		revID = rev.ID
+		return update(ctx, tx, next, cr.Revision)
+	})
+	return revID, err
+}

@@ -212,3 +212,33 @@ func IsNumber(ref string) bool {
 	n, err := strconv.ParseInt(ref, 10, 64)
 	return err == nil && n > 0 && strconv.FormatInt(n, 10) == ref
 }
+
+// ListInOrganization lists the change requests of every space of the organization the
+// caller can read (404 for non-members).
+func (s *Service) ListInOrganization(ctx context.Context, c auth.Caller, orgID string, f Filter, page paging.Request) (paging.Result[View], error) {
+	heads := map[string]string{}
+	var spaceIDs []string
+	for next := (paging.Request{Limit: paging.MaxLimit}); ; {
+		res, err := s.spaces.ListInOrganization(ctx, c, orgID, next)
+		if err != nil {
+			return paging.Result[View]{}, err
+		}
+		for _, v := range res.Items {
+			heads[v.ID] = v.Revision
+			spaceIDs = append(spaceIDs, v.ID)
+		}
+		if res.Next == nil {
+			break
+		}
+		next.After = res.Next
+	}
+	if len(spaceIDs) == 0 {
+		return paging.Result[View]{Items: []View{}}, nil
+	}
+	res, err := s.store.Read().List(ctx, spaceIDs, f, page)
+	out := paging.Result[View]{Count: res.Count, Next: res.Next, Items: make([]View, 0, len(res.Items))}
+	for _, cr := range res.Items {
+		out.Items = append(out.Items, View{ChangeRequest: cr, Head: heads[cr.SpaceID]})
+	}
+	return out, err
+}

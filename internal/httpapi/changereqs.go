@@ -19,6 +19,7 @@ func (s *Server) changeRequestRoutes() {
 	s.handle("GET "+base+"/{changeRequestId}", s.getChangeRequest)
 	s.handle("PATCH "+base+"/{changeRequestId}", s.updateChangeRequest)
 	s.changeRequestEditRoutes()
+	s.handle("GET /v1/orgs/{organizationId}/change-requests", s.listOrganizationChangeRequests)
 }
 
 // changeRequestFilter reads the list filters. Ids are bounded so a filter cannot carry an
@@ -55,6 +56,25 @@ func (s *Server) listChangeRequests(w http.ResponseWriter, r *http.Request, c au
 		return err
 	}
 	res, err := s.ChangeRequests.List(r.Context(), c, spaceID, f, page)
+	if err != nil {
+		return err
+	}
+	return writeList(s, w, list, res, s.urls.FromChangeRequest)
+}
+
+func (s *Server) listOrganizationChangeRequests(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	f, err := changeRequestFilter(r)
+	if err != nil {
+		return err
+	}
+	orgID := r.PathValue("organizationId")
+	list := filterKey{"org-change-requests", orgID, f.Status, f.Creator, f.Contributor, f.RequestedReviewer,
+		f.ConversationsIssuesCluster}.String()
+	page, err := s.pageRequest(r, list)
+	if err != nil {
+		return err
+	}
+	res, err := s.ChangeRequests.ListInOrganization(r.Context(), c, orgID, f, page)
 	if err != nil {
 		return err
 	}

@@ -250,3 +250,45 @@ func TestChangeRequestList(t *testing.T) {
 		}
 	})
 }
+
+func TestChangeRequestOrganizationList(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	open := newSpace(t, e, e.Admin, e.Org, nil)
+	hidden := newSpace(t, e, e.Admin, e.Org, nil)
+	reader := e.Member("reader", auth.Read)
+	grant(t, e, e.Admin, "/v1/spaces/"+open, "read", []string{reader.ID}, nil)
+	// Without a default level, only those granted a role (and admins) reach the space.
+	e.Patch(e.Admin, "/v1/spaces/"+hidden, map[string]any{"defaultLevel": nil}).Expect(200)
+	e.Get(reader, "/v1/spaces/"+hidden).Expect(404)
+	a := newChangeRequest(t, e, e.Admin, open, "a")
+	e.Clock.Advance(1e6)
+	b := newChangeRequest(t, e, e.Admin, hidden, "b")
+	e.Clock.Advance(1e6)
+	c := newChangeRequest(t, e, e.Admin, open, "c")
+	e.Patch(e.Admin, changeRequestsPath(open)+"/"+c, map[string]any{"status": "archived"}).Expect(200)
+	path := "/v1/orgs/" + e.Org + "/change-requests"
+
+	t.Run("lists every space's change requests, newest first", func(t *testing.T) {
+		if got := strings.Join(e.Get(e.Admin, path).Expect(200).IDs(), ","); got != b+","+a {
+			t.Errorf("got %s, want %s,%s", got, b, a)
+		}
+	})
+	t.Run("applies the filters", func(t *testing.T) {
+		if got := strings.Join(e.Get(e.Admin, path+"?status=archived").Expect(200).IDs(), ","); got != c {
+			t.Errorf("got %s, want %s", got, c)
+		}
+		if got := e.Get(e.Admin, path+"?creator="+reader.ID).Expect(200).IDs(); len(got) != 0 {
+			t.Errorf("got %v", got)
+		}
+	})
+	t.Run("leaves out spaces the caller cannot read", func(t *testing.T) {
+		r := e.Get(reader, path).Expect(200)
+		if got := strings.Join(r.IDs(), ","); got != a || r.Num("count") != 1 {
+			t.Errorf("got %s (count %v), want only %s", got, r.Num("count"), a)
+		}
+	})
+	t.Run("an outsider gets 404", func(t *testing.T) {
+		e.Get(e.NewUser("outsider"), path).Expect(404)
+	})
+}

@@ -25,8 +25,9 @@ import agent from './checks/agent.mjs';
 import invites from './checks/invites.mjs';
 import spaces from './checks/spaces.mjs';
 import collections from './checks/collections.mjs';
+import changeRequests from './checks/change-requests.mjs';
 
-const groups = [errors, users, orgs, emailDomains, join, members, teams, saml, agent, invites, spaces, collections];
+const groups = [errors, users, orgs, emailDomains, join, members, teams, saml, agent, invites, spaces, collections, changeRequests];
 
 // A hung request must fail its check, not the whole run.
 const CHECK_TIMEOUT_MS = 15_000;

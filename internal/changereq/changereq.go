@@ -67,7 +67,7 @@ func (cr ChangeRequest) Outdated(head string) bool {
 type Filter struct {
 	Status      string
 	Creator     string
-	Contributor string // a user who made one of its revisions (or created it)
+	Contributor string // a user who created it or made one of its revisions
 	// Requested reviewers and conversation clusters do not exist yet: a filter on them
 	// matches nothing, which is exactly what they select.
 	RequestedReviewer          string
@@ -95,6 +95,8 @@ type Tx interface {
 	// Update stores cr if its revision is still prevRevision; ok is false when another write
 	// moved the change request's revision first.
 	Update(ctx context.Context, cr ChangeRequest, prevRevision string) (ok bool, err error)
+	// AddContributor records that a user made the change request or one of its revisions.
+	AddContributor(ctx context.Context, id, userID string) error
 	// Content is the same transaction, for writing revisions.
 	Content() content.Tx
 	// List lists the change requests of the given spaces, newest first.

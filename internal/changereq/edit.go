@@ -254,6 +254,9 @@ func (s *Service) editPages(ctx context.Context, c auth.Caller, spaceID, ref, pa
 		prev := cr.Revision
 		cr.Revision, cr.UpdatedAt = rev.ID, now
 		out = EditResult{PageID: pageID, Revision: rev.ID}
+		if err := tx.AddContributor(ctx, cr.ID, c.UserID); err != nil {
+			return err
+		}
 		return update(ctx, tx, cr, prev)
 	})
 	return out, err

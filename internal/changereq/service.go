@@ -99,8 +99,10 @@ func (s *Service) Create(ctx context.Context, c auth.Caller, spaceID string, in 
 	for attempt := 0; ; attempt++ {
 		err = s.store.Write(ctx, now, func(tx Tx) error {
 			var err error
-			cr.Number, err = tx.Insert(ctx, cr)
-			return err
+			if cr.Number, err = tx.Insert(ctx, cr); err != nil {
+				return err
+			}
+			return tx.AddContributor(ctx, cr.ID, c.UserID)
 		})
 		if !errors.Is(err, ErrNumberTaken) || attempt == insertAttempts {
 			break

@@ -39,9 +39,10 @@ func changeRequestFilter(r *http.Request) (changereq.Filter, error) {
 	return f, nil
 }
 
-func (f filterKey) String() string { return strings.Join(f, "/") }
-
+// filterKey identifies a list and its filters, for its cursors.
 type filterKey []string
+
+func (f filterKey) String() string { return strings.Join(f, "/") }
 
 func (s *Server) listChangeRequests(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
 	f, err := changeRequestFilter(r)

@@ -230,6 +230,16 @@ func TestChangeRequestList(t *testing.T) {
 			}
 		})
 	}
+	t.Run("an edit makes its author a contributor", func(t *testing.T) {
+		e.Post(editor, changeRequestsPath(sp)+"/"+a+"/pages", map[string]any{"title": "By the editor"}).Expect(201)
+		r := e.Get(e.Admin, changeRequestsPath(sp)+"?contributor="+editor.ID).Expect(200)
+		if got := strings.Join(r.IDs(), ","); got != b+","+a {
+			t.Errorf("got %s, want %s,%s", got, b, a)
+		}
+		if got := strings.Join(e.Get(e.Admin, changeRequestsPath(sp)+"?creator="+editor.ID).Expect(200).IDs(), ","); got != b {
+			t.Errorf("creator filter: got %s, want %s", got, b)
+		}
+	})
 	t.Run("an unknown status is 400", func(t *testing.T) {
 		e.Get(e.Admin, changeRequestsPath(sp)+"?status=closed").Expect(400).ExpectMessage("status")
 	})

@@ -92,6 +92,12 @@ func (t changeReqTx) Get(ctx context.Context, spaceID, ref string) (changereq.Ch
 	return cr, err
 }
 
+func (t changeReqTx) AddContributor(ctx context.Context, id, userID string) error {
+	_, err := t.q.Exec(ctx, `INSERT INTO change_request_contributors (change_request_id, user_id) VALUES (?, ?)
+		ON CONFLICT (change_request_id, user_id) DO NOTHING`, id, userID)
+	return err
+}
+
 func (t changeReqTx) Content() content.Tx { return contentTx(t) }
 
 func (t changeReqTx) Update(ctx context.Context, cr changereq.ChangeRequest, prevRevision string) (bool, error) {
@@ -126,8 +132,9 @@ func (t changeReqTx) List(ctx context.Context, spaceIDs []string, f changereq.Fi
 		l.Where, l.Args = append(l.Where, "cr.created_by = ?"), append(l.Args, f.Creator)
 	}
 	if f.Contributor != "" {
-		// Until change requests carry edits, the only contributor is the creator.
-		l.Where, l.Args = append(l.Where, "cr.created_by = ?"), append(l.Args, f.Contributor)
+		l.Where = append(l.Where, `EXISTS (SELECT 1 FROM change_request_contributors k
+			WHERE k.change_request_id = cr.id AND k.user_id = ?)`)
+		l.Args = append(l.Args, f.Contributor)
 	}
 	if f.RequestedReviewer != "" || f.ConversationsIssuesCluster != "" {
 		// Neither reviewers nor conversation clusters exist yet, so nothing matches.

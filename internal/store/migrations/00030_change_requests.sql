@@ -22,5 +22,14 @@ CREATE TABLE change_requests (
 );
 CREATE INDEX change_requests_status ON change_requests (space_id, status, number);
 
+-- The users who made a change request or one of its revisions, for the contributor filter.
+CREATE TABLE change_request_contributors (
+    change_request_id TEXT NOT NULL REFERENCES change_requests (id) ON DELETE CASCADE,
+    user_id           TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    PRIMARY KEY (change_request_id, user_id)
+);
+CREATE INDEX change_request_contributors_user ON change_request_contributors (user_id);
+
 -- +goose Down
+DROP TABLE change_request_contributors;
 DROP TABLE change_requests;

@@ -2,6 +2,7 @@ package changereq
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 
@@ -20,13 +21,14 @@ const (
 // mergeAttempts bounds how often a merge is redone when the space's head moved meanwhile.
 const mergeAttempts = 3
 
-// merge3 merges ours and theirs against base, or answers 409 naming the pages in conflict.
-func (s *Service) merge3(ctx context.Context, baseID, oursID, theirsID string) (*contenttree.Tree, error) {
+// merge3 merges ours and theirs against base, or answers 409 naming the pages in conflict. It
+// returns the changes that turn ours into the result.
+func (s *Service) merge3(ctx context.Context, baseID, oursID, theirsID string) (content.Changes, error) {
 	var trees [3]*contenttree.Tree
 	for i, id := range []string{baseID, oursID, theirsID} {
 		t, err := s.content.Tree(ctx, id)
 		if err != nil {
-			return nil, err
+			return content.Changes{}, err
 		}
 		trees[i] = t
 	}
@@ -40,9 +42,35 @@ func (s *Service) merge3(ctx context.Context, baseID, oursID, theirsID string) (
 			}
 			parts = append(parts, c.String())
 		}
-		return nil, apperr.Conflictf("the change request conflicts with the space's content: %s", strings.Join(parts, "; "))
+		return content.Changes{}, apperr.Conflictf("the change request conflicts with the space's content: %s", strings.Join(parts, "; "))
 	}
-	return merged, nil
+	return changesBetween(trees[1], merged), nil
+}
+
+// changesBetween lists the changes that turn old into next. (content.ChangesTo does the same
+// from a snapshot, which only the content service reads, and only for revisions a caller may
+// name; the change request's initial revision may be one a duplicate inherited.)
+func changesBetween(old, next *contenttree.Tree) content.Changes {
+	d := contenttree.Diff(old, next)
+	ch := content.Changes{Variables: map[string]json.RawMessage{}}
+	for _, p := range d.Pages {
+		if p.Type == contenttree.Removed {
+			ch.RemovePages = append(ch.RemovePages, p.ID)
+		} else {
+			ch.UpsertPages = append(ch.UpsertPages, next.Pages[p.ID])
+		}
+	}
+	for _, f := range d.Files {
+		if f.Type == contenttree.Removed {
+			ch.RemoveFiles = append(ch.RemoveFiles, f.ID)
+		} else {
+			ch.UpsertFiles = append(ch.UpsertFiles, next.Files[f.ID])
+		}
+	}
+	for _, v := range d.Variables {
+		ch.Variables[v.Name] = next.Variables[v.Name] // nil when removed
+	}
+	return ch
 }
 
 // UpdateFromHead brings the space's head into the change request: a merge revision of the change
@@ -63,18 +91,14 @@ func (s *Service) UpdateFromHead(ctx context.Context, c auth.Caller, spaceID, re
 	if cr.MergeBase() == v.Revision {
 		return cr.Revision, nil // already up to date
 	}
-	merged, err := s.merge3(ctx, cr.MergeBase(), cr.Revision, v.Revision)
-	if err != nil {
-		return "", err
-	}
-	_, snap, err := s.content.AtRevision(ctx, c, spaceID, cr.Revision)
+	changes, err := s.merge3(ctx, cr.MergeBase(), cr.Revision, v.Revision)
 	if err != nil {
 		return "", err
 	}
 	now := s.clock.Now()
 	var revID string
 	err = s.store.Write(ctx, now, func(tx Tx) error {
-		rev, _, err := s.content.Commit(ctx, tx.Content(), cr.Revision, content.ChangesTo(snap, merged),
+		rev, _, err := s.content.Commit(ctx, tx.Content(), cr.Revision, changes,
 			content.Meta{SpaceID: spaceID, Type: content.TypeMerge, AuthorID: c.UserID, Parents: []string{cr.Revision, v.Revision}}, now)
 		if err != nil {
 			return err
@@ -121,18 +145,14 @@ func (s *Service) mergeOnce(ctx context.Context, c auth.Caller, spaceID, ref str
 	if err := requireUnmerged(cr); err != nil {
 		return "", err
 	}
-	merged, err := s.merge3(ctx, cr.MergeBase(), v.Revision, cr.Revision)
-	if err != nil {
-		return "", err
-	}
-	_, snap, err := s.content.AtRevision(ctx, c, spaceID, v.Revision)
+	changes, err := s.merge3(ctx, cr.MergeBase(), v.Revision, cr.Revision)
 	if err != nil {
 		return "", err
 	}
 	now := s.clock.Now()
 	var revID string
 	err = s.store.Write(ctx, now, func(tx Tx) error {
-		rev, _, err := s.content.Commit(ctx, tx.Content(), v.Revision, content.ChangesTo(snap, merged),
+		rev, _, err := s.content.Commit(ctx, tx.Content(), v.Revision, changes,
 			content.Meta{SpaceID: spaceID, Type: content.TypeMerge, AuthorID: c.UserID, Parents: []string{v.Revision, cr.Revision}}, now)
 		if err != nil {
 			return err

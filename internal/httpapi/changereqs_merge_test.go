@@ -266,3 +266,25 @@ func TestChangeRequestEditAccess(t *testing.T) {
 		e.Post(e.Admin, crPath(sp, cr)+"/pages", body).Expect(201)
 	})
 }
+
+func TestChangeRequestOnDuplicatedSpace(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	src, _ := crSpace(t, e)
+	dup := e.Post(e.Admin, "/v1/spaces/"+src+"/duplicate", nil).Expect(201).Str("id")
+	// The duplicate's head is its source's revision, made in the other space.
+	cr := newChangeRequest(t, e, e.Admin, dup, "on a duplicate")
+	replaceContent(t, e, e.Admin, dup, newTreeBuilder().
+		doc("p1", "", "One", "one", "First paragraph.\n\nSecond paragraph.\n").
+		doc("p2", "", "Two", "two", "Two's text.\n").
+		doc("p3", "", "Three", "three", "New.\n").tree)
+
+	t.Run("update and merge work from an inherited revision", func(t *testing.T) {
+		e.Post(e.Admin, crPath(dup, cr)+"/update", nil).Expect(200)
+		editPage(t, e, dup, cr, "p2", map[string]any{"title": "Deux"})
+		e.Post(e.Admin, crPath(dup, cr)+"/merge", nil).Expect(200)
+		if pageAt(e, dup, "", "p2").Expect(200).Str("title") != "Deux" || pageAt(e, dup, "", "p3").Expect(200).Str("title") != "Three" {
+			t.Error("the merge lost a change")
+		}
+	})
+}

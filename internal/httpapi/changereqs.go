@@ -85,6 +85,7 @@ func (s *Server) listOrganizationChangeRequests(w http.ResponseWriter, r *http.R
 type createChangeRequestBody struct {
 	Subject     *string         `json:"subject"`
 	Description json.RawMessage `json:"description"`
+	AgentTaskID *string         `json:"agentTaskId"`
 }
 
 func (s *Server) createChangeRequest(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
@@ -94,6 +95,10 @@ func (s *Server) createChangeRequest(w http.ResponseWriter, r *http.Request, c a
 	}
 	if body.Subject == nil {
 		return apperr.Invalidf("subject: is required (a string of at most %d characters)", changereq.SubjectMax)
+	}
+	if body.AgentTaskID != nil {
+		// The spec lets a change request implement an agent task; docsd has none to name.
+		return apperr.Invalidf("agentTaskId: agent task %q not found (this server has no agent tasks)", *body.AgentTaskID)
 	}
 	in := changereq.Create{Subject: *body.Subject, Description: body.Description}
 	v, err := s.ChangeRequests.Create(r.Context(), c, r.PathValue("spaceId"), in)

@@ -104,6 +104,7 @@ func TestChangeRequestCreate(t *testing.T) {
 		{"a subject of 101 characters is refused", map[string]any{"subject": strings.Repeat("é", 101)}, 400, "subject"},
 		{"a missing subject is refused", map[string]any{}, 400, "subject"},
 		{"an unknown field is refused", map[string]any{"subject": "x", "nope": 1}, 400, "nope"},
+		{"an agent task is refused, as none exist", map[string]any{"subject": "x", "agentTaskId": "t1"}, 400, "agentTaskId"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := e.Post(e.Admin, changeRequestsPath(sp), tc.body).Expect(tc.status)

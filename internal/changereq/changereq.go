@@ -65,12 +65,12 @@ func (cr ChangeRequest) Outdated(head string) bool {
 
 // Filter narrows a list. Empty fields do not filter.
 type Filter struct {
-	Status      string
-	Creator     string
-	Contributor string // a user who created it or made one of its revisions
-	// Requested reviewers and conversation clusters do not exist yet: a filter on them
-	// matches nothing, which is exactly what they select.
-	RequestedReviewer          string
+	Status            string
+	Creator           string
+	Contributor       string // a user who created it or made one of its revisions
+	RequestedReviewer string // a user asked to review it
+	// Conversation clusters do not exist yet: a filter on one matches nothing, which is
+	// exactly what it selects.
 	ConversationsIssuesCluster string
 }
 
@@ -101,4 +101,5 @@ type Tx interface {
 	Content() content.Tx
 	// List lists the change requests of the given spaces, newest first.
 	List(ctx context.Context, spaceIDs []string, f Filter, page paging.Request) (paging.Result[ChangeRequest], error)
+	ReviewTx
 }

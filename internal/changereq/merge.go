@@ -10,6 +10,8 @@ import (
 	"docsd/internal/auth"
 	"docsd/internal/content"
 	"docsd/internal/contenttree"
+	"docsd/internal/mergerules"
+	"docsd/internal/space"
 )
 
 // Results of update and merge, as the API names them.
@@ -145,6 +147,9 @@ func (s *Service) mergeOnce(ctx context.Context, c auth.Caller, spaceID, ref str
 	if err := requireUnmerged(cr); err != nil {
 		return "", err
 	}
+	if err := s.checkMergeRules(ctx, c, v, cr); err != nil {
+		return "", err
+	}
 	changes, err := s.merge3(ctx, cr.MergeBase(), v.Revision, cr.Revision)
 	if err != nil {
 		return "", err
@@ -170,4 +175,66 @@ func (s *Service) mergeOnce(ctx context.Context, c auth.Caller, spaceID, ref str
 		return update(ctx, tx, next, cr.Revision)
 	})
 	return revID, err
+}
+
+// checkMergeRules refuses, with 409, a merge the space's merge rules (or its organization's)
+// do not allow yet, naming every rule still unmet. 409 rather than 403: the change request's
+// state is what falls short (reviews, subject, freshness), and changing it lets the same
+// caller merge.
+func (s *Service) checkMergeRules(ctx context.Context, c auth.Caller, v space.View, cr ChangeRequest) error {
+	tx := s.store.Read()
+	orgRules, err := tx.OrganizationMergeRules(ctx, v.OrganizationID)
+	if err != nil {
+		return err
+	}
+	rules := mergerules.Effective(v.MergeRules, orgRules)
+	if rules.Type != mergerules.TypeRules || len(rules.Rules) == 0 {
+		return nil
+	}
+	reviews, err := tx.CurrentReviews(ctx, cr.ID)
+	if err != nil {
+		return err
+	}
+	st := mergerules.State{Author: cr.CreatedBy.ID, Merger: c.UserID, HasSubject: strings.TrimSpace(cr.Subject) != "",
+		HasDescription: hasText(cr.Description), UpToDate: cr.MergeBase() == v.Revision}
+	for _, r := range reviews {
+		st.Reviews = append(st.Reviews, mergerules.Review{Reviewer: r.Reviewer.ID, Approved: r.Status == Approved})
+	}
+	if missing := rules.Check(st); len(missing) > 0 {
+		return apperr.Conflictf("change request %d does not meet the merge rules: %s", cr.Number, strings.Join(missing, "; "))
+	}
+	return nil
+}
+
+// hasText reports whether a rich-text document holds any non-blank text.
+func hasText(doc json.RawMessage) bool {
+	if doc == nil {
+		return false
+	}
+	var v any
+	if json.Unmarshal(doc, &v) != nil {
+		return false
+	}
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		switch x := v.(type) {
+		case map[string]any:
+			if t, ok := x["text"].(string); ok && strings.TrimSpace(t) != "" {
+				return true
+			}
+			for _, c := range x {
+				if walk(c) {
+					return true
+				}
+			}
+		case []any:
+			for _, c := range x {
+				if walk(c) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v)
 }

@@ -19,6 +19,7 @@ func (s *Server) changeRequestRoutes() {
 	s.handle("GET "+base+"/{changeRequestId}", s.getChangeRequest)
 	s.handle("PATCH "+base+"/{changeRequestId}", s.updateChangeRequest)
 	s.changeRequestEditRoutes()
+	s.changeRequestReviewRoutes()
 	s.handle("GET /v1/orgs/{organizationId}/change-requests", s.listOrganizationChangeRequests)
 }
 

@@ -221,7 +221,7 @@ func TestChangeRequestList(t *testing.T) {
 		{"filters on status", "?status=draft", []string{c}},
 		{"filters on creator", "?creator=" + editor.ID, []string{b}},
 		{"filters on contributor", "?contributor=" + e.Admin.ID, []string{a}},
-		{"a requested reviewer matches nothing yet", "?requestedReviewer=" + e.Admin.ID, []string{}},
+		{"a user nobody asked to review matches nothing", "?requestedReviewer=" + e.Admin.ID, []string{}},
 		{"a conversations cluster matches nothing yet", "?conversationsIssuesCluster=x", []string{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

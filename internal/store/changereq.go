@@ -136,8 +136,13 @@ func (t changeReqTx) List(ctx context.Context, spaceIDs []string, f changereq.Fi
 			WHERE k.change_request_id = cr.id AND k.user_id = ?)`)
 		l.Args = append(l.Args, f.Contributor)
 	}
-	if f.RequestedReviewer != "" || f.ConversationsIssuesCluster != "" {
-		// Neither reviewers nor conversation clusters exist yet, so nothing matches.
+	if f.RequestedReviewer != "" {
+		l.Where = append(l.Where, `EXISTS (SELECT 1 FROM change_request_requested_reviewers q
+			WHERE q.change_request_id = cr.id AND q.user_id = ?)`)
+		l.Args = append(l.Args, f.RequestedReviewer)
+	}
+	if f.ConversationsIssuesCluster != "" {
+		// Conversation clusters do not exist yet, so nothing matches.
 		l.Where = append(l.Where, "1 = 0")
 	}
 	return Page(ctx, t.q, l, page, func(scan func(...any) error) (changereq.ChangeRequest, []any, error) {

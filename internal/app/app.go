@@ -7,6 +7,9 @@ import (
 	"docsd/internal/blob"
 	"docsd/internal/changereq"
 	"docsd/internal/content"
+	"docsd/internal/fetch"
+	"docsd/internal/gitfetch"
+	"docsd/internal/gitimport"
 	"errors"
 	"fmt"
 	"io"
@@ -44,6 +47,7 @@ type App struct {
 	Spaces         *space.Service
 	Content        *content.Service
 	ChangeRequests *changereq.Service
+	GitImport      *gitimport.Service
 	Blobs          blob.Store
 	Cursors        *paging.Codec
 	Jobs           *jobs.Queue // register handlers in Open; the worker loop runs during Serve
@@ -89,6 +93,9 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		return nil, err
 	}
 	a.Jobs.Register(space.PurgeJob, a.Spaces.HandlePurge)
+	a.GitImport = gitimport.NewService(a.Content, a.Blobs, a.Jobs,
+		gitfetch.Options{Fetch: fetch.FromConfig(cfg)}, cfg.GitImportSyncPages)
+	a.Jobs.Register(gitimport.JobKind, a.GitImport.HandleJob)
 	return a, nil
 }
 
@@ -104,7 +111,7 @@ func (a *App) Listen() error {
 	deps := httpapi.Deps{
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
-		ChangeRequests: a.ChangeRequests, Ready: a.DB.Ping,
+		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, Ready: a.DB.Ping,
 	}
 	if a.DB.Engine == store.SQLite {
 		deps.Generation = a.DB.Generation

@@ -23,6 +23,7 @@ const (
 	Locked             Code = "locked"              // 423: the resource refuses edits (locked space)
 	TooManyRequests    Code = "too_many_requests"   // 429
 	Internal           Code = "internal"            // 500: never carries details to the client
+	BadGateway         Code = "bad_gateway"         // 502: a remote server the request needed failed
 	Unavailable        Code = "unavailable"         // 503
 )
 
@@ -38,6 +39,7 @@ var statuses = map[Code]int{
 	Locked:             http.StatusLocked,
 	TooManyRequests:    http.StatusTooManyRequests,
 	Internal:           http.StatusInternalServerError,
+	BadGateway:         http.StatusBadGateway,
 	Unavailable:        http.StatusServiceUnavailable,
 }
 

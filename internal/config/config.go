@@ -25,6 +25,9 @@ type Config struct {
 	LogLevel          slog.Level // minimum level of log lines
 	CPUProfile        string     // file to write a CPU profile of the serving run to, for diagnosis; empty for none
 	BlobS3            BlobS3     // S3-compatible store for file bytes; none means DataDir/blobs
+	// GitImportSyncPages is the most pages a Git import commits within its request; a larger
+	// tree is committed by a durable job.
+	GitImportSyncPages int
 }
 
 // Defaults are the values used when neither a flag nor the environment sets one.
@@ -35,6 +38,8 @@ func Defaults() Config {
 		MaxBodyBytes: 32 << 20,
 		LogLevel:     slog.LevelInfo,
 		BlobS3:       BlobS3{UseTLS: true},
+
+		GitImportSyncPages: 200,
 	}
 }
 

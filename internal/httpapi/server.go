@@ -7,6 +7,7 @@ import (
 	"docsd/internal/blob"
 	"docsd/internal/changereq"
 	"docsd/internal/content"
+	"docsd/internal/gitimport"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -33,6 +34,7 @@ type Deps struct {
 	Content        *content.Service
 	Blobs          blob.Store // file bytes of content
 	ChangeRequests *changereq.Service
+	GitImport      *gitimport.Service
 	// Ready reports whether the server can serve traffic (the database answers).
 	Ready func(ctx context.Context) error
 	// Generation detects database changes for the GET answer cache (see respcache.go);
@@ -87,6 +89,7 @@ func New(d Deps) *Server {
 	s.collectionRoutes()
 	s.contentRoutes()
 	s.contentImportRoutes()
+	s.gitImportRoutes()
 	s.changeRequestRoutes()
 	s.permissionRoutes()
 	s.handler = s.outer(http.HandlerFunc(s.dispatch))

@@ -1,0 +1,231 @@
+// Package gitimport makes a Git repository's GitBook-style markdown tree a space's content:
+// it fetches the tree (gitfetch, under the operator's address policy), reads it
+// (gitbookimport) and commits it (content.Import). A small tree is committed within the
+// request; a larger one is packed into a tar archive in the blob store and committed by a
+// durable job, so the request does not hold a write for long and a crash does not lose it.
+package gitimport
+
+import (
+	"archive/tar"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"time"
+
+	"docsd/internal/apperr"
+	"docsd/internal/auth"
+	"docsd/internal/blob"
+	"docsd/internal/content"
+	"docsd/internal/fetch"
+	"docsd/internal/gitbookimport"
+	"docsd/internal/gitfetch"
+	"docsd/internal/jobs"
+)
+
+// JobKind is the job that commits a large import.
+const JobKind = "space.git-import"
+
+// Limits of a request.
+const (
+	URLMax       = 2048
+	RefMax       = 255
+	DirectoryMax = 512
+)
+
+// Enqueuer adds a durable job (jobs.Queue does).
+type Enqueuer interface {
+	Enqueue(ctx context.Context, kind string, payload any, runAt time.Time, dedupeKey string) error
+}
+
+// Service runs Git imports.
+type Service struct {
+	content   *content.Service
+	blobs     blob.Store
+	jobs      Enqueuer
+	fetch     gitfetch.Options
+	syncPages int
+}
+
+// NewService returns the service; trees of more than syncPages pages are imported by a job.
+func NewService(cs *content.Service, blobs blob.Store, jobs Enqueuer, fo gitfetch.Options, syncPages int) *Service {
+	return &Service{content: cs, blobs: blobs, jobs: jobs, fetch: fo, syncPages: syncPages}
+}
+
+// Request is what to import.
+type Request struct {
+	URL              string // http(s), may carry basic-auth credentials
+	Ref              string // "refs/heads/main", "main", a tag or a commit id
+	ProjectDirectory string // the tree's root inside the repository; "" for the repository's root
+}
+
+// Outcome says how the import went: committed (Revision is the space's new head) or queued.
+type Outcome struct {
+	Revision string
+	Queued   bool
+	Pages    int
+}
+
+// Validate checks a request's fields, naming the field and the limit.
+func (r *Request) Validate() error {
+	switch {
+	case r.URL == "":
+		return apperr.Invalidf("url: is required")
+	case len(r.URL) > URLMax:
+		return apperr.Invalidf("url: must be at most %d characters", URLMax)
+	case !strings.HasPrefix(r.URL, "https://") && !strings.HasPrefix(r.URL, "http://"):
+		return apperr.Invalidf("url: must be an http or https URL of a Git repository")
+	case r.Ref == "":
+		return apperr.Invalidf("ref: is required (e.g. refs/heads/main)")
+	case len(r.Ref) > RefMax:
+		return apperr.Invalidf("ref: must be at most %d characters", RefMax)
+	case len(r.ProjectDirectory) > DirectoryMax:
+		return apperr.Invalidf("repoProjectDirectory: must be at most %d characters", DirectoryMax)
+	}
+	dir := strings.Trim(path.Clean("/"+r.ProjectDirectory), "/")
+	if strings.Contains(r.ProjectDirectory, "..") || strings.ContainsRune(r.ProjectDirectory, '\\') {
+		return apperr.Invalidf("repoProjectDirectory: must be a path inside the repository, without ..")
+	}
+	r.ProjectDirectory = dir
+	return nil
+}
+
+// Import fetches the repository and imports its tree into the space (edit role; 423 when the
+// space is locked). Fetch failures answer 400 when the URL or ref is at fault (a forbidden
+// address, no such repository or ref) and 502 when the remote server is.
+func (s *Service) Import(ctx context.Context, c auth.Caller, spaceID string, req Request) (Outcome, error) {
+	if err := req.Validate(); err != nil {
+		return Outcome{}, err
+	}
+	if _, err := s.content.CanEdit(ctx, c, spaceID); err != nil {
+		return Outcome{}, err
+	}
+	got, err := gitfetch.Fetch(ctx, req.URL, req.Ref, s.fetch)
+	if err != nil {
+		return Outcome{}, fetchError(err)
+	}
+	fsys := got.Files
+	if req.ProjectDirectory != "" {
+		if st, err := fs.Stat(fsys, req.ProjectDirectory); err != nil || !st.IsDir() {
+			return Outcome{}, apperr.Invalidf("repoProjectDirectory: no directory %q at %s", req.ProjectDirectory, short(got.Commit))
+		}
+		if fsys, err = fs.Sub(fsys, req.ProjectDirectory); err != nil {
+			return Outcome{}, err
+		}
+	}
+	res, err := gitbookimport.Import(fsys)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if len(res.Pages) <= s.syncPages {
+		rev, _, err := s.content.Import(ctx, c, spaceID, res, s.blobs)
+		return Outcome{Revision: rev.ID, Pages: len(res.Pages)}, err
+	}
+	ref, err := s.storeArchive(ctx, fsys)
+	if err != nil {
+		return Outcome{}, err
+	}
+	job := jobPayload{Space: spaceID, User: c.UserID, Archive: ref.Hash, Commit: got.Commit}
+	if err := s.jobs.Enqueue(ctx, JobKind, job, time.Time{}, ""); err != nil {
+		return Outcome{}, err
+	}
+	return Outcome{Queued: true, Pages: len(res.Pages)}, nil
+}
+
+// jobPayload names what a job imports. The repository's URL, which may carry credentials, is
+// not kept: the tree travels as an archive in the blob store.
+type jobPayload struct {
+	Space   string `json:"space"`
+	User    string `json:"user"`
+	Archive string `json:"archive"` // blob hash of a tar of the tree
+	Commit  string `json:"commit"`
+}
+
+// storeArchive packs the tree into a tar archive in the blob store.
+func (s *Service) storeArchive(ctx context.Context, fsys fs.FS) (blob.Ref, error) {
+	f, err := os.CreateTemp("", "docsd-git-import-*.tar")
+	if err != nil {
+		return blob.Ref{}, err
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	tw := tar.NewWriter(f)
+	if err := tw.AddFS(fsys); err != nil {
+		return blob.Ref{}, err
+	}
+	if err := tw.Close(); err != nil {
+		return blob.Ref{}, err
+	}
+	size, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return blob.Ref{}, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return blob.Ref{}, err
+	}
+	return s.blobs.Put(ctx, f, size+1)
+}
+
+// HandleJob commits a queued import as the user who asked for it, whose rights are checked
+// again. What retrying cannot fix (the space gone or locked, the user's rights lost, the
+// archive missing) fails the job at once; a head that moved meanwhile (409) is retried.
+func (s *Service) HandleJob(ctx context.Context, raw json.RawMessage) error {
+	var p jobPayload
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return jobs.Permanent(err)
+	}
+	obj, err := s.blobs.Open(ctx, p.Archive)
+	if err != nil {
+		return permanentIfFinal(err)
+	}
+	defer obj.Close()
+	fsys, err := gitbookimport.FromTar(obj)
+	if err != nil {
+		return jobs.Permanent(err)
+	}
+	res, err := gitbookimport.Import(fsys)
+	if err != nil {
+		return jobs.Permanent(err)
+	}
+	_, _, err = s.content.Import(ctx, auth.Caller{UserID: p.User}, p.Space, res, s.blobs)
+	return permanentIfFinal(err)
+}
+
+// permanentIfFinal marks client-side failures (4xx other than 409) permanent.
+func permanentIfFinal(err error) error {
+	if err == nil {
+		return nil
+	}
+	if e, ok := apperr.As(err); ok && e.Status() >= 400 && e.Status() < 500 && e.Code != apperr.Conflict {
+		return jobs.Permanent(err)
+	}
+	return err
+}
+
+// fetchError turns a failed fetch into the API's error: the URL's fault is a 400 on `url`
+// (or `ref`), the remote server's a 502. Messages name only the host, never credentials.
+func fetchError(err error) error {
+	var fe *fetch.Error
+	if !errors.As(err, &fe) {
+		return err
+	}
+	switch {
+	case errors.Is(err, gitfetch.ErrRefNotFound):
+		return apperr.Invalidf("ref: %s", fe.Message)
+	case fe.CallerFault():
+		return apperr.Invalidf("url: %s", fe.Error())
+	default:
+		return apperr.New(apperr.BadGateway, "url: %s", fe.Error())
+	}
+}
+
+func short(commit string) string {
+	if len(commit) > 12 {
+		return commit[:12]
+	}
+	return commit
+}

@@ -1,0 +1,63 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"docsd/internal/apperr"
+	"docsd/internal/auth"
+	"docsd/internal/gitimport"
+	"docsd/internal/wire"
+)
+
+func (s *Server) gitImportRoutes() {
+	s.handle("POST /v1/spaces/{spaceId}/git/import", s.importGitRepository)
+}
+
+// importGitBody is the spec's ImportGitRepository. repoCacheID, repoTreeURL, repoCommitURL,
+// timestamp, force and gitInfo are accepted and have no effect: docsd keeps no repository
+// cache and no Git sync state.
+type importGitBody struct {
+	URL                  string          `json:"url"`
+	Ref                  string          `json:"ref"`
+	RepoCacheID          string          `json:"repoCacheID"`
+	RepoTreeURL          string          `json:"repoTreeURL"`
+	RepoCommitURL        string          `json:"repoCommitURL"`
+	RepoProjectDirectory string          `json:"repoProjectDirectory"`
+	Timestamp            json.RawMessage `json:"timestamp"`
+	Force                *bool           `json:"force"`
+	Standalone           *bool           `json:"standalone"`
+	GitInfo              *struct {
+		Provider string `json:"provider"`
+		URL      string `json:"url"`
+	} `json:"gitInfo"`
+}
+
+// importGitRepository answers 204 as the spec does. A tree committed within the request
+// carries the new revision in Location; a larger one is committed by a job, after which the
+// space's current revision (GET …/content) is the imported one.
+func (s *Server) importGitRepository(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	var body importGitBody
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	if body.Standalone != nil && *body.Standalone {
+		return apperr.Invalidf("standalone: true is not supported (an import always becomes the space's content)")
+	}
+	if g := body.GitInfo; g != nil && g.Provider != "" && g.Provider != "github" && g.Provider != "gitlab" {
+		return apperr.Invalidf("gitInfo.provider: must be github or gitlab (got %q)", g.Provider)
+	}
+	spaceID := r.PathValue("spaceId")
+	out, err := s.GitImport.Import(r.Context(), c, spaceID, gitimport.Request{URL: body.URL, Ref: body.Ref,
+		ProjectDirectory: body.RepoProjectDirectory})
+	if err != nil {
+		return err
+	}
+	if out.Queued {
+		w.Header().Set("X-Docsd-Import", "queued")
+	} else {
+		w.Header().Set("X-Docsd-Import", "committed")
+		w.Header().Set("Location", s.urls.API("/spaces/"+wire.Esc(spaceID)+"/revisions/"+wire.Esc(out.Revision)))
+	}
+	return noContent(w)
+}

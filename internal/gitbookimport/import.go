@@ -53,7 +53,8 @@ type Page struct {
 	Cover  string  `json:"cover,omitempty"`
 	CoverY float64 `json:"coverY,omitempty"`
 	// Markdown is the page's content as written, without its front matter and without the
-	// "# Title" line GitBook starts a page with (the title is Title). Links are not rewritten.
+	// "# Title" line GitBook starts a page with (the title is Title). Links to other imported
+	// pages and files are rewritten to the space's layout (see links.go).
 	Markdown string `json:"markdown,omitempty"`
 	// Href is where a link page points.
 	Href string `json:"href,omitempty"`
@@ -103,5 +104,6 @@ func Import(fsys fs.FS) (*Result, error) {
 	im.buildTree()
 	im.result.Pages = flatten(im.roots)
 	im.collectFiles()
+	rewriteLinks(im.result)
 	return im.result, nil
 }

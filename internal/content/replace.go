@@ -46,17 +46,45 @@ func (s *Service) Import(ctx context.Context, c auth.Caller, spaceID string, res
 	if err != nil {
 		return Revision{}, Stats{}, err
 	}
-	stored := map[string]blob.Ref{}
-	for _, f := range res.Files {
-		ref, err := blobs.Put(ctx, bytes.NewReader(f.Data), int64(len(f.Data))+1)
-		if err != nil {
-			return Revision{}, Stats{}, err
-		}
-		stored[f.Path] = ref
+	stored, err := storeFiles(ctx, res, blobs)
+	if err != nil {
+		return Revision{}, Stats{}, err
 	}
 	return s.replaceHead(ctx, c, v, func(head *Snapshot) (*contenttree.Tree, error) {
 		return importedTree(head, res, stored)
 	})
+}
+
+// ImportIntoEmpty is Import for a space without pages, such as a template's content: when the
+// space has pages, nothing is written and the answer is 409, so no content is ever replaced.
+func (s *Service) ImportIntoEmpty(ctx context.Context, c auth.Caller, spaceID string, res *gitbookimport.Result, blobs blob.Store) (Revision, Stats, error) {
+	v, err := s.CanEdit(ctx, c, spaceID)
+	if err != nil {
+		return Revision{}, Stats{}, err
+	}
+	stored, err := storeFiles(ctx, res, blobs)
+	if err != nil {
+		return Revision{}, Stats{}, err
+	}
+	return s.replaceHead(ctx, c, v, func(head *Snapshot) (*contenttree.Tree, error) {
+		if len(head.Tree.Pages) > 0 {
+			return nil, apperr.Conflictf("space %s already has %d pages: a template applies only to a space without pages", spaceID, len(head.Tree.Pages))
+		}
+		return importedTree(head, res, stored)
+	})
+}
+
+// storeFiles puts an import's file bytes in the blob store, by path.
+func storeFiles(ctx context.Context, res *gitbookimport.Result, blobs blob.Store) (map[string]blob.Ref, error) {
+	stored := map[string]blob.Ref{}
+	for _, f := range res.Files {
+		ref, err := blobs.Put(ctx, bytes.NewReader(f.Data), int64(len(f.Data))+1)
+		if err != nil {
+			return nil, err
+		}
+		stored[f.Path] = ref
+	}
+	return stored, nil
 }
 
 // replaceHead commits the tree that build makes from the current head, and moves the head.

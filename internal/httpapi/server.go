@@ -90,6 +90,7 @@ func New(d Deps) *Server {
 	s.contentRoutes()
 	s.contentImportRoutes()
 	s.gitImportRoutes()
+	s.contentTemplateRoutes()
 	s.changeRequestRoutes()
 	s.permissionRoutes()
 	s.handler = s.outer(http.HandlerFunc(s.dispatch))

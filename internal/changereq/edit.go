@@ -226,12 +226,8 @@ func (s *Service) editPages(ctx context.Context, c auth.Caller, spaceID, ref, pa
 	now := s.clock.Now()
 	var out EditResult
 	err = s.store.Write(ctx, now, func(tx Tx) error {
-		cur, err := s.get(ctx, tx, v, ref)
+		cr, err := s.unmerged(ctx, tx, v, ref)
 		if err != nil {
-			return err
-		}
-		cr := cur.ChangeRequest
-		if err := requireUnmerged(cr); err != nil {
 			return err
 		}
 		tree, err := s.content.Tree(ctx, cr.Revision)
@@ -270,6 +266,15 @@ func (s *Service) canWrite(ctx context.Context, c auth.Caller, spaceID string) (
 		return v, err
 	}
 	return v, space.RequireEditable(v.Space)
+}
+
+// unmerged reads a change request in tx, refusing a merged one (409).
+func (s *Service) unmerged(ctx context.Context, tx Tx, v space.View, ref string) (ChangeRequest, error) {
+	cur, err := s.get(ctx, tx, v, ref)
+	if err != nil {
+		return ChangeRequest{}, err
+	}
+	return cur.ChangeRequest, requireUnmerged(cur.ChangeRequest)
 }
 
 // requireUnmerged refuses changes to a merged change request.

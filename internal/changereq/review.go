@@ -100,12 +100,8 @@ func (s *Service) SubmitReview(ctx context.Context, c auth.Caller, spaceID, ref,
 	now := s.clock.Now()
 	var out Review
 	err = s.store.Write(ctx, now, func(tx Tx) error {
-		cur, err := s.get(ctx, tx, v, ref)
+		cr, err := s.unmerged(ctx, tx, v, ref)
 		if err != nil {
-			return err
-		}
-		cr := cur.ChangeRequest
-		if err := requireUnmerged(cr); err != nil {
 			return err
 		}
 		if cr.CreatedBy.ID == c.UserID {
@@ -217,12 +213,8 @@ func (s *Service) RequestReviewers(ctx context.Context, c auth.Caller, spaceID, 
 	now := s.clock.Now()
 	out := make([]RequestedReviewer, 0, len(users))
 	err = s.store.Write(ctx, now, func(tx Tx) error {
-		cur, err := s.get(ctx, tx, v, ref)
+		cr, err := s.unmerged(ctx, tx, v, ref)
 		if err != nil {
-			return err
-		}
-		cr := cur.ChangeRequest
-		if err := requireUnmerged(cr); err != nil {
 			return err
 		}
 		for i, id := range users {

@@ -42,22 +42,16 @@ func (s *Service) Replace(ctx context.Context, c auth.Caller, spaceID string, tr
 // an import that then fails, is harmless). Pages at the same place as in the current content
 // keep their ids.
 func (s *Service) Import(ctx context.Context, c auth.Caller, spaceID string, res *gitbookimport.Result, blobs blob.Store) (Revision, Stats, error) {
-	v, err := s.CanEdit(ctx, c, spaceID)
-	if err != nil {
-		return Revision{}, Stats{}, err
-	}
-	stored, err := storeFiles(ctx, res, blobs)
-	if err != nil {
-		return Revision{}, Stats{}, err
-	}
-	return s.replaceHead(ctx, c, v, func(head *Snapshot) (*contenttree.Tree, error) {
-		return importedTree(head, res, stored)
-	})
+	return s.importTree(ctx, c, spaceID, res, blobs, false)
 }
 
 // ImportIntoEmpty is Import for a space without pages, such as a template's content: when the
 // space has pages, nothing is written and the answer is 409, so no content is ever replaced.
 func (s *Service) ImportIntoEmpty(ctx context.Context, c auth.Caller, spaceID string, res *gitbookimport.Result, blobs blob.Store) (Revision, Stats, error) {
+	return s.importTree(ctx, c, spaceID, res, blobs, true)
+}
+
+func (s *Service) importTree(ctx context.Context, c auth.Caller, spaceID string, res *gitbookimport.Result, blobs blob.Store, onlyIntoEmpty bool) (Revision, Stats, error) {
 	v, err := s.CanEdit(ctx, c, spaceID)
 	if err != nil {
 		return Revision{}, Stats{}, err
@@ -67,8 +61,8 @@ func (s *Service) ImportIntoEmpty(ctx context.Context, c auth.Caller, spaceID st
 		return Revision{}, Stats{}, err
 	}
 	return s.replaceHead(ctx, c, v, func(head *Snapshot) (*contenttree.Tree, error) {
-		if len(head.Tree.Pages) > 0 {
-			return nil, apperr.Conflictf("space %s already has %d pages: a template applies only to a space without pages", spaceID, len(head.Tree.Pages))
+		if n := len(head.Tree.Pages); onlyIntoEmpty && n > 0 {
+			return nil, apperr.Conflictf("space %s already has %d pages: a template applies only to a space without pages", spaceID, n)
 		}
 		return importedTree(head, res, stored)
 	})

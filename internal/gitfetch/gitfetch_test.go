@@ -9,10 +9,8 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-	"net/http/cgi"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -26,6 +24,7 @@ import (
 
 	"docsd/internal/fetch"
 	"docsd/internal/gitfetch"
+	"docsd/internal/gitfetch/gittest"
 )
 
 // testRepo is a repository with three commits on main (c1 ← c2 ← c3), a lightweight tag v1
@@ -54,10 +53,7 @@ func (r *testRepo) requests() int {
 
 func newTestRepo(t *testing.T) *testRepo {
 	t.Helper()
-	gitPath, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git is not installed: no git http-backend to serve the test repository")
-	}
+	gitPath := gittest.GitPath(t)
 	root := t.TempDir()
 	dir := filepath.Join(root, "docs")
 	repo, err := git.PlainInit(dir, false)
@@ -133,12 +129,7 @@ func newTestRepo(t *testing.T) *testRepo {
 // r.url.
 func (r *testRepo) serve(t *testing.T, gitPath, root string) {
 	t.Helper()
-	backend := &cgi.Handler{
-		Path:   gitPath,
-		Args:   []string{"http-backend"},
-		Env:    []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1", "GIT_CONFIG_NOSYSTEM=1", "HOME=" + root},
-		Stderr: io.Discard, // "Not a git repository" for the missing-repository case
-	}
+	backend := gittest.Backend(gitPath, root)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		r.mu.Lock()
 		r.hits++
@@ -409,10 +400,7 @@ func TestFetchServerFailures(t *testing.T) {
 // few kilobytes that unpacks to 4 MiB per version (the second usually sent as a delta).
 func newZerosRepo(t *testing.T) (r *testRepo, first string) {
 	t.Helper()
-	gitPath, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git is not installed: no git http-backend to serve the test repository")
-	}
+	gitPath := gittest.GitPath(t)
 	root := t.TempDir()
 	dir := filepath.Join(root, "docs")
 	repo, err := git.PlainInit(dir, false)
@@ -473,10 +461,7 @@ func TestFetchUnpackedSizeLimit(t *testing.T) {
 // file system the importer walks.
 func TestFetchRefusesInvalidPaths(t *testing.T) {
 	t.Parallel()
-	gitPath, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git is not installed: no git http-backend to serve the test repository")
-	}
+	gitPath := gittest.GitPath(t)
 	root := t.TempDir()
 	repo, err := git.PlainInit(filepath.Join(root, "docs"), false)
 	if err != nil {

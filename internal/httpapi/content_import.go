@@ -39,11 +39,16 @@ func (s *Server) importContent(w http.ResponseWriter, r *http.Request, c auth.Ca
 	if err != nil {
 		return err
 	}
-	_, snap, err := s.Content.AtRevision(r.Context(), c, spaceID, rev.ID)
+	return s.revisionCreated(w, r, c, spaceID, rev.ID)
+}
+
+// revisionCreated answers 201 with a new revision of the space and its Location.
+func (s *Server) revisionCreated(w http.ResponseWriter, r *http.Request, c auth.Caller, spaceID, revID string) error {
+	_, snap, err := s.Content.AtRevision(r.Context(), c, spaceID, revID)
 	if err != nil {
 		return err
 	}
-	return created(w, s.urls.API("/spaces/"+wire.Esc(spaceID)+"/revisions/"+wire.Esc(rev.ID)), s.urls.FromRevision(spaceID, snap))
+	return created(w, s.urls.API("/spaces/"+wire.Esc(spaceID)+"/revisions/"+wire.Esc(revID)), s.urls.FromRevision(spaceID, snap))
 }
 
 // readArchive unpacks the body by its Content-Type: a zip archive, or a tar archive, plain or

@@ -7,7 +7,6 @@ import (
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
 	"docsd/internal/templates"
-	"docsd/internal/wire"
 )
 
 func (s *Server) contentTemplateRoutes() {
@@ -52,9 +51,5 @@ func (s *Server) applyTemplate(w http.ResponseWriter, r *http.Request, c auth.Ca
 	if err != nil {
 		return err
 	}
-	_, snap, err := s.Content.AtRevision(r.Context(), c, spaceID, rev.ID)
-	if err != nil {
-		return err
-	}
-	return created(w, s.urls.API("/spaces/"+wire.Esc(spaceID)+"/revisions/"+wire.Esc(rev.ID)), s.urls.FromRevision(spaceID, snap))
+	return s.revisionCreated(w, r, c, spaceID, rev.ID)
 }

@@ -29,10 +29,7 @@ type Repo struct {
 // the test ends. The test is skipped when git is not installed.
 func Serve(t testing.TB, files map[string]string) Repo {
 	t.Helper()
-	gitPath, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git is not installed: no git http-backend to serve the test repository")
-	}
+	gitPath := GitPath(t)
 	root := t.TempDir()
 	dir := filepath.Join(root, "repo")
 	repo, err := git.PlainInit(dir, false)
@@ -75,13 +72,28 @@ func Serve(t testing.TB, files map[string]string) Repo {
 			t.Fatal(err)
 		}
 	}
-	backend := &cgi.Handler{
+	srv := httptest.NewServer(Backend(gitPath, root))
+	t.Cleanup(srv.Close)
+	return Repo{URL: srv.URL + "/repo/.git", Commit: h.String()}
+}
+
+// GitPath is the git command, or skips the test when git is not installed.
+func GitPath(t testing.TB) string {
+	t.Helper()
+	p, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed: no git http-backend to serve the test repository")
+	}
+	return p
+}
+
+// Backend is git http-backend serving the repositories under root (a repository at
+// root/name is at /name/.git, or /name for a bare one).
+func Backend(gitPath, root string) http.Handler {
+	return &cgi.Handler{
 		Path:   gitPath,
 		Args:   []string{"http-backend"},
 		Env:    []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1", "GIT_CONFIG_NOSYSTEM=1", "HOME=" + root},
-		Stderr: io.Discard,
+		Stderr: io.Discard, // "Not a git repository" for a missing repository
 	}
-	srv := httptest.NewServer(http.HandlerFunc(backend.ServeHTTP))
-	t.Cleanup(srv.Close)
-	return Repo{URL: srv.URL + "/repo/.git", Commit: h.String()}
 }

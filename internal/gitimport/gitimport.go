@@ -86,11 +86,12 @@ func (r *Request) Validate() error {
 	case len(r.ProjectDirectory) > DirectoryMax:
 		return apperr.Invalidf("repoProjectDirectory: must be at most %d characters", DirectoryMax)
 	}
-	dir := strings.Trim(path.Clean("/"+r.ProjectDirectory), "/")
-	if strings.Contains(r.ProjectDirectory, "..") || strings.ContainsRune(r.ProjectDirectory, '\\') {
-		return apperr.Invalidf("repoProjectDirectory: must be a path inside the repository, without ..")
+	for _, seg := range strings.Split(r.ProjectDirectory, "/") {
+		if seg == ".." || strings.ContainsRune(seg, '\\') {
+			return apperr.Invalidf("repoProjectDirectory: must be a path inside the repository, without .. or \\")
+		}
 	}
-	r.ProjectDirectory = dir
+	r.ProjectDirectory = strings.Trim(path.Clean("/"+r.ProjectDirectory), "/")
 	return nil
 }
 

@@ -66,6 +66,7 @@ func TestGitImport(t *testing.T) {
 			{map[string]any{"url": repo.URL, "ref": "refs/heads/nope"}, []string{"ref", "nope"}},
 			{map[string]any{"url": strings.TrimSuffix(repo.URL, "/repo/.git") + "/missing/.git", "ref": "main"}, []string{"url", "no repository"}},
 			{map[string]any{"url": repo.URL, "ref": "main", "repoProjectDirectory": "../etc"}, []string{"repoProjectDirectory", ".."}},
+			{map[string]any{"url": repo.URL, "ref": "main", "repoProjectDirectory": strings.Repeat("d", 513)}, []string{"repoProjectDirectory", "512"}},
 			{map[string]any{"url": repo.URL, "ref": "main", "standalone": true}, []string{"standalone"}},
 			{map[string]any{"url": repo.URL, "ref": "main", "gitInfo": map[string]any{"provider": "svn"}}, []string{"gitInfo.provider"}},
 			{map[string]any{"url": repo.URL, "ref": "main", "branch": "x"}, []string{"branch"}},

@@ -130,6 +130,7 @@ func TestChangeRequestReviews(t *testing.T) {
 	t.Run("a merged change request takes no more reviews", func(t *testing.T) {
 		e.Post(e.Admin, crPath(f.space, f.cr)+"/merge", nil).Expect(200)
 		f.review(f.r2, "approved").ExpectError(409).ExpectMessage("merged")
+		e.Post(f.author, f.requested(), map[string]any{"users": []string{f.r2.ID}}).ExpectError(409).ExpectMessage("merged")
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"docsd/internal/blob"
 	"docsd/internal/changereq"
+	"docsd/internal/comment"
 	"docsd/internal/content"
 	"docsd/internal/fetch"
 	"docsd/internal/gitfetch"
@@ -48,6 +49,7 @@ type App struct {
 	Content        *content.Service
 	ChangeRequests *changereq.Service
 	GitImport      *gitimport.Service
+	Comments       *comment.Service
 	Blobs          blob.Store
 	Cursors        *paging.Codec
 	Jobs           *jobs.Queue // register handlers in Open; the worker loop runs during Serve
@@ -88,6 +90,7 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Orgs.SetSpaceCounter(a.Spaces)
 	a.Content = content.NewService(store.Contents{DB: db}, a.Spaces, a.Clock)
 	a.ChangeRequests = changereq.NewService(store.ChangeRequests{DB: db}, a.Spaces, a.Content, a.Clock)
+	a.Comments = comment.NewService(store.Comments{DB: db}, a.Spaces, a.ChangeRequests, a.Content, a.Clock)
 	if a.Blobs, err = blob.FromConfig(cfg); err != nil {
 		db.Close()
 		return nil, err
@@ -111,7 +114,7 @@ func (a *App) Listen() error {
 	deps := httpapi.Deps{
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
-		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, Ready: a.DB.Ping,
+		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, Comments: a.Comments, Ready: a.DB.Ping,
 	}
 	if a.DB.Engine == store.SQLite {
 		deps.Generation = a.DB.Generation

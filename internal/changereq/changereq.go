@@ -47,6 +47,7 @@ type ChangeRequest struct {
 	RevisionMergedAncestor string
 	RevisionMerged         string
 	CreatedAt, UpdatedAt   time.Time
+	OpenComments           int // only the comment store changes it
 }
 
 // MergeBase is the revision the change request's edits started from: the head it was last

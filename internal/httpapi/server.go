@@ -6,6 +6,7 @@ import (
 	"context"
 	"docsd/internal/blob"
 	"docsd/internal/changereq"
+	"docsd/internal/comment"
 	"docsd/internal/content"
 	"docsd/internal/gitimport"
 	"log/slog"
@@ -35,6 +36,7 @@ type Deps struct {
 	Blobs          blob.Store // file bytes of content
 	ChangeRequests *changereq.Service
 	GitImport      *gitimport.Service
+	Comments       *comment.Service
 	// Ready reports whether the server can serve traffic (the database answers).
 	Ready func(ctx context.Context) error
 	// Generation detects database changes for the GET answer cache (see respcache.go);
@@ -92,6 +94,7 @@ func New(d Deps) *Server {
 	s.gitImportRoutes()
 	s.contentTemplateRoutes()
 	s.changeRequestRoutes()
+	s.commentRoutes()
 	s.permissionRoutes()
 	s.handler = s.outer(http.HandlerFunc(s.dispatch))
 	return s

@@ -75,7 +75,9 @@ func TestSpaceDeleteAndRestore(t *testing.T) {
 		sid := newSpace(t, e, e.Admin, e.Org, nil)
 		e.Delete(e.Admin, "/v1/spaces/"+sid).Expect(204)
 		e.Clock.Advance(7 * day)
-		e.Post(e.Admin, "/v1/spaces/"+sid+"/restore", nil).Expect(404).ExpectMessage("7 days")
+		// The server's own worker may purge the space at any moment from now on, so the answer is
+		// 404 either way: "deleted more than 7 days ago" before the purge, "not found" after it.
+		e.Post(e.Admin, "/v1/spaces/"+sid+"/restore", nil).Expect(404)
 	})
 	t.Run("restore keeps its place, or the next one when taken", func(t *testing.T) {
 		org := e.NewOrg(e.Admin, "Places")

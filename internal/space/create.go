@@ -178,6 +178,7 @@ func (s *Service) Duplicate(ctx context.Context, c auth.Caller, id string) (View
 		}
 		sp := src.Space
 		sp.ID, sp.CreatedAt, sp.UpdatedAt = ids.New(), now, now
+		sp.OpenComments = 0 // discussions stay with the source
 		sp.Position = t.after(sp.Parent, Pointer{SpaceKind, src.ID})
 		if err := tx.InsertSpace(ctx, sp); err != nil {
 			return err

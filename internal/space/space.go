@@ -102,6 +102,9 @@ type Space struct {
 	CreatedAt time.Time
 	UpdatedAt time.Time
 	DeletedAt *time.Time // set while the space is in the trash
+	// OpenComments counts the space's own open comments (not those of its change requests);
+	// only the comment store changes it.
+	OpenComments int
 }
 
 // Collection groups spaces and other collections.

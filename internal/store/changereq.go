@@ -25,7 +25,7 @@ type changeReqTx struct{ q *Q }
 
 const changeReqColumns = `cr.id, cr.space_id, s.organization_id, cr.number, cr.status, cr.subject, cr.description,
 	cr.created_by, u.email, u.display_name, u.photo_url, cr.revision_id, cr.revision_initial,
-	cr.revision_merged_ancestor, cr.revision_merged, cr.created_at, cr.updated_at`
+	cr.revision_merged_ancestor, cr.revision_merged, cr.created_at, cr.updated_at, cr.open_comments`
 
 const changeReqFrom = ` FROM change_requests cr JOIN spaces s ON s.id = cr.space_id LEFT JOIN users u ON u.id = cr.created_by`
 
@@ -34,7 +34,8 @@ func scanChangeReq(scan func(...any) error) (changereq.ChangeRequest, error) {
 	var desc, by, email, name, photo, ancestor, merged sql.NullString
 	var created, updated int64
 	err := scan(&cr.ID, &cr.SpaceID, &cr.OrganizationID, &cr.Number, &cr.Status, &cr.Subject, &desc, &by, &email,
-		&name, &photo, &cr.Revision, &cr.RevisionInitial, &ancestor, &merged, &created, &updated)
+		&name, &photo, &cr.Revision, &cr.RevisionInitial, &ancestor, &merged, &created, &updated,
+		&cr.OpenComments)
 	if err != nil {
 		return cr, err
 	}

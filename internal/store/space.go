@@ -25,7 +25,7 @@ func (s Spaces) Write(ctx context.Context, now time.Time, fn func(space.Tx) erro
 type spaceTx struct{ q *Q }
 
 const spaceColumns = `s.id, s.organization_id, s.parent_id, s.position, s.title, s.emoji, s.icon_url, s.visibility,
-	s.edit_mode, s.language, s.default_level, s.merge_rules, s.created_at, s.updated_at, s.deleted_at, s.revision_id`
+	s.edit_mode, s.language, s.default_level, s.merge_rules, s.created_at, s.updated_at, s.deleted_at, s.revision_id, s.open_comments`
 
 func scanSpace(scan func(...any) error) (space.Space, error) {
 	var sp space.Space
@@ -35,7 +35,7 @@ func scanSpace(scan func(...any) error) (space.Space, error) {
 	var deleted sql.NullInt64
 	var revision sql.NullString
 	err := scan(&sp.ID, &sp.OrganizationID, &parent, &sp.Position, &sp.Title, &emoji, &icon, &sp.Visibility,
-		&sp.EditMode, &language, &level, &rules, &created, &updated, &deleted, &revision)
+		&sp.EditMode, &language, &level, &rules, &created, &updated, &deleted, &revision, &sp.OpenComments)
 	if err != nil {
 		return sp, err
 	}

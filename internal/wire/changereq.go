@@ -41,7 +41,7 @@ func (u URLs) FromChangeRequest(v changereq.View) ChangeRequest {
 		Subject: cr.Subject, Description: cr.Description, CreatedAt: Time(cr.CreatedAt), UpdatedAt: Time(cr.UpdatedAt),
 		Space: cr.SpaceID, Revision: cr.Revision, RevisionInitial: cr.RevisionInitial,
 		RevisionMergedAncestor: cr.RevisionMergedAncestor, RevisionMerged: cr.RevisionMerged,
-		Outdated: cr.Outdated(v.Head),
+		Outdated: cr.Outdated(v.Head), Comments: cr.OpenComments,
 		URLs: ChangeRequestURLs{
 			App:      u.App("/s/" + Esc(cr.SpaceID) + "/~/changes/" + strconv.FormatInt(cr.Number, 10)),
 			Location: u.API("/spaces/" + Esc(cr.SpaceID) + "/change-requests/" + Esc(cr.ID)),

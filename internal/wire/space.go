@@ -57,8 +57,9 @@ func (u URLs) SpaceLocation(id string) string { return u.API("/spaces/" + Esc(id
 // Level renders a default level: "inherit", a role, or null for no access by default.
 func Level(l space.Level) *string { return RolePtr(l) }
 
-// FromSpace converts a space as seen by one caller. The counts of comments and change
-// requests are those of the content, which a new space does not have yet.
+// FromSpace converts a space as seen by one caller. `comments` counts the space's own open
+// comments; the counts of change requests are those of the content, which a new space does
+// not have yet.
 func (u URLs) FromSpace(v space.View) Space {
 	p := v.Permissions()
 	return Space{
@@ -67,7 +68,7 @@ func (u URLs) FromSpace(v space.View) Space {
 		EditMode: string(v.EditMode), MergeRules: v.MergeRules,
 		URLs:         SpaceURLs{Location: u.SpaceLocation(v.ID), App: u.App("/s/" + Esc(v.ID)), Icon: v.IconURL},
 		Organization: v.OrganizationID, Parent: v.Parent, Language: v.Language, Revision: v.Revision,
-		DefaultLevel: Level(v.DefaultLevel),
+		DefaultLevel: Level(v.DefaultLevel), Comments: v.OpenComments,
 		Permissions: SpacePermissions{View: p.View, Access: p.Access, Admin: p.Admin, ViewInviteLinks: p.ViewInviteLinks,
 			Edit: p.Edit, TriggerGitSync: p.TriggerGitSync, Comment: p.Comment, Merge: p.Merge, Review: p.Review,
 			InstallIntegration: p.InstallIntegration},

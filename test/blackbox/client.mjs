@@ -26,8 +26,9 @@ import invites from './checks/invites.mjs';
 import spaces from './checks/spaces.mjs';
 import collections from './checks/collections.mjs';
 import changeRequests from './checks/change-requests.mjs';
+import comments from './checks/comments.mjs';
 
-const groups = [errors, users, orgs, emailDomains, join, members, teams, saml, agent, invites, spaces, collections, changeRequests];
+const groups = [errors, users, orgs, emailDomains, join, members, teams, saml, agent, invites, spaces, collections, changeRequests, comments];
 
 // A hung request must fail its check, not the whole run.
 const CHECK_TIMEOUT_MS = 15_000;

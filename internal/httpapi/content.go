@@ -8,6 +8,7 @@ import (
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
 	"docsd/internal/blob"
+	"docsd/internal/changereq"
 	"docsd/internal/content"
 	"docsd/internal/contenttree"
 	"docsd/internal/markdoc"
@@ -16,10 +17,12 @@ import (
 	"docsd/internal/wire"
 )
 
-// Content is read at the space's head (/content...) or at one revision (/revisions/{id}...);
-// both go through the same handlers, which pick the snapshot with s.snapshotOf.
+// Content is read at the space's head (/content...), at one revision (/revisions/{id}...) or
+// at a change request's revision (/change-requests/{id}/content...); all go through the same
+// handlers, which pick the snapshot with s.snapshotOf.
 func (s *Server) contentRoutes() {
-	for _, base := range []string{"/v1/spaces/{spaceId}/content", "/v1/spaces/{spaceId}/revisions/{revisionId}"} {
+	for _, base := range []string{"/v1/spaces/{spaceId}/content", "/v1/spaces/{spaceId}/revisions/{revisionId}",
+		"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content"} {
 		s.handle("GET "+base, s.getRevision)
 		s.handle("GET "+base+"/pages", s.getPages)
 		s.handle("GET "+base+"/page/{pageId}", s.getPage)
@@ -54,11 +57,28 @@ func (s *Server) snapshotOf(r *http.Request, c auth.Caller) (space.View, *conten
 			return space.View{}, nil, err
 		}
 	}
+	v, snap, _, err := s.contentAt(r, c)
+	return v, snap, err
+}
+
+// contentAt loads the revision the path names: the head, a revision, or a change request's
+// revision; cr is set in the last case.
+func (s *Server) contentAt(r *http.Request, c auth.Caller) (v space.View, snap *content.Snapshot, cr *changereq.View, err error) {
 	spaceID := r.PathValue("spaceId")
 	if rev := r.PathValue("revisionId"); rev != "" {
-		return s.Content.AtRevision(r.Context(), c, spaceID, rev)
+		v, snap, err = s.Content.AtRevision(r.Context(), c, spaceID, rev)
+		return v, snap, nil, err
 	}
-	return s.Content.Head(r.Context(), c, spaceID)
+	if ref := r.PathValue("changeRequestId"); ref != "" {
+		got, err := s.ChangeRequests.Get(r.Context(), c, spaceID, ref)
+		if err != nil {
+			return v, nil, nil, err
+		}
+		v, snap, err = s.Content.AtRevision(r.Context(), c, spaceID, got.Revision)
+		return v, snap, &got, err
+	}
+	v, snap, err = s.Content.Head(r.Context(), c, spaceID)
+	return v, snap, nil, err
 }
 
 func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, c auth.Caller) error {

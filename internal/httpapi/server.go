@@ -90,6 +90,7 @@ func New(d Deps) *Server {
 	s.spaceRoutes()
 	s.collectionRoutes()
 	s.contentRoutes()
+	s.contentLinkRoutes()
 	s.contentImportRoutes()
 	s.gitImportRoutes()
 	s.contentTemplateRoutes()

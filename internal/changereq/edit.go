@@ -156,6 +156,7 @@ func apply(tree *contenttree.Tree, p contenttree.Page, e PageEdit) (contenttree.
 	}
 	if e.Markdown.Set {
 		p.Markdown = value(e.Markdown)
+		p.Git = contenttree.GitBlob{} // the page no longer matches the file it was imported from
 	}
 	_, exists := tree.Pages[p.ID]
 	if !exists || e.Parent.Set || e.Position.Set {

@@ -28,7 +28,8 @@ type Meta struct {
 	SpaceID  string
 	Type     string // TypeEdits when empty
 	AuthorID string
-	Parents  []string // the base revision when nil
+	Parents  []string   // the base revision when nil
+	Git      *GitCommit // the commit an import read, if any
 }
 
 // Stats count what a commit wrote, for measuring that writes follow the size of a change.
@@ -129,7 +130,7 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 	st.Objects = len(objects) + len(texts)
 
 	rev := Revision{ID: ids.New(), SpaceID: m.SpaceID, Parents: m.Parents, Type: m.Type, PagesRoot: pagesRoot,
-		FilesRoot: filesRoot, Variables: next.Variables, AuthorID: m.AuthorID, CreatedAt: now}
+		FilesRoot: filesRoot, Variables: next.Variables, AuthorID: m.AuthorID, CreatedAt: now, Git: m.Git}
 	if rev.Parents == nil {
 		rev.Parents = []string{baseID}
 	}

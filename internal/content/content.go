@@ -35,6 +35,16 @@ type Revision struct {
 	Variables map[string]json.RawMessage
 	AuthorID  string // "" when made by the system (a new space's empty revision)
 	CreatedAt time.Time
+	Git       *GitCommit // the commit an import read, if any
+}
+
+// GitCommit is the Git commit a revision was imported from.
+type GitCommit struct {
+	OID              string `json:"oid"`
+	Message          string `json:"message"`
+	CreatedByGitBook bool   `json:"createdByGitBook"`
+	URL              string `json:"url,omitempty"`
+	Ref              string `json:"ref,omitempty"`
 }
 
 // Object kinds in the store.

@@ -31,10 +31,14 @@ func importedTree(head *Snapshot, res *gitbookimport.Result, stored map[string]b
 	fileIDs := map[string]string{} // path → file id
 
 	t := contenttree.New()
+	for k, v := range res.Variables {
+		t.Variables[k], _ = json.Marshal(v) // strings, numbers and booleans
+	}
 	for _, f := range res.Files {
 		ref := stored[f.Path]
 		id := fileID(f.Path)
-		t.Files[id] = contenttree.File{ID: id, Name: f.Name, ContentType: f.ContentType, Hash: ref.Hash, Size: ref.Size}
+		t.Files[id] = contenttree.File{ID: id, Name: f.Name, ContentType: f.ContentType, Hash: ref.Hash, Size: ref.Size,
+			Git: contenttree.GitBlob{OID: gitbookimport.GitBlobID(f.Data), Path: res.GitPath(f.Path)}}
 		fileIDs[f.Path] = id
 	}
 
@@ -61,7 +65,16 @@ func importedTree(head *Snapshot, res *gitbookimport.Result, stored map[string]b
 		lastOrder[parentID] = order
 		p := contenttree.Page{ID: id, ParentID: parentID, Order: order, Kind: contenttree.Kind(ip.Kind), Title: ip.Title,
 			Slug: ip.Slug, Emoji: ip.Emoji, Icon: ip.Icon, Description: ip.Description, Hidden: ip.Hidden,
-			Markdown: ip.Markdown}
+			NoIndex: ip.NoIndex, NoRobotsIndex: ip.NoRobots, Markdown: ip.Markdown}
+		if ip.Path != "" {
+			p.Git = contenttree.GitBlob{OID: ip.GitOID, Path: res.GitPath(ip.Path)}
+		}
+		for k, v := range ip.Variables {
+			if p.Variables == nil {
+				p.Variables = map[string]json.RawMessage{}
+			}
+			p.Variables[k], _ = json.Marshal(v)
+		}
 		if layout, _ := json.Marshal(ip.Layout); string(layout) != "{}" {
 			p.Layout = layout
 		}

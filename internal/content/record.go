@@ -27,6 +27,7 @@ type pageRecord struct {
 	Target        json.RawMessage            `json:"target,omitempty"`
 	Variables     map[string]json.RawMessage `json:"variables,omitempty"` // encoding/json sorts map keys
 	Markdown      string                     `json:"markdown"`            // hash in content_markdown
+	Git           contenttree.GitBlob        `json:"git,omitzero"`        // absent, so hashes stay, when empty
 }
 
 func compactJSON(m json.RawMessage) json.RawMessage {
@@ -47,7 +48,7 @@ func encodePage(p contenttree.Page) (hash string, body []byte, markdownHash stri
 	r := pageRecord{ID: p.ID, Parent: p.ParentID, Order: p.Order, Kind: p.Kind, Title: p.Title, Slug: p.Slug,
 		Emoji: p.Emoji, Icon: p.Icon, Description: p.Description, Hidden: p.Hidden, NoIndex: p.NoIndex,
 		NoRobotsIndex: p.NoRobotsIndex, Layout: compactJSON(p.Layout), Cover: compactJSON(p.Cover),
-		Target: compactJSON(p.Target), Markdown: markdownHash}
+		Target: compactJSON(p.Target), Markdown: markdownHash, Git: p.Git}
 	if len(p.Variables) > 0 {
 		r.Variables = map[string]json.RawMessage{}
 		for k, v := range p.Variables {
@@ -66,16 +67,17 @@ func decodePage(body []byte) (contenttree.Page, string, error) {
 	}
 	return contenttree.Page{ID: r.ID, ParentID: r.Parent, Order: r.Order, Kind: r.Kind, Title: r.Title, Slug: r.Slug,
 		Emoji: r.Emoji, Icon: r.Icon, Description: r.Description, Hidden: r.Hidden, NoIndex: r.NoIndex,
-		NoRobotsIndex: r.NoRobotsIndex, Layout: r.Layout, Cover: r.Cover, Target: r.Target, Variables: r.Variables}, r.Markdown, nil
+		NoRobotsIndex: r.NoRobotsIndex, Layout: r.Layout, Cover: r.Cover, Target: r.Target, Variables: r.Variables, Git: r.Git}, r.Markdown, nil
 }
 
 // fileRecord is a file as stored; its bytes are in the blob store under Hash.
 type fileRecord struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	ContentType string `json:"contentType"`
-	Hash        string `json:"hash"`
-	Size        int64  `json:"size"`
+	ID          string              `json:"id"`
+	Name        string              `json:"name"`
+	ContentType string              `json:"contentType"`
+	Hash        string              `json:"hash"`
+	Size        int64               `json:"size"`
+	Git         contenttree.GitBlob `json:"git,omitzero"`
 }
 
 func encodeFile(f contenttree.File) (string, []byte) {

@@ -34,7 +34,7 @@ func (s *Service) Replace(ctx context.Context, c auth.Caller, spaceID string, tr
 	if err != nil {
 		return Revision{}, Stats{}, err
 	}
-	return s.replaceHead(ctx, c, v, func(*Snapshot) (*contenttree.Tree, error) { return tree, nil })
+	return s.replaceHead(ctx, c, v, nil, func(*Snapshot) (*contenttree.Tree, error) { return tree, nil })
 }
 
 // Import makes an imported markdown tree the space's content, as Replace does. Its files'
@@ -60,7 +60,11 @@ func (s *Service) importTree(ctx context.Context, c auth.Caller, spaceID string,
 	if err != nil {
 		return Revision{}, Stats{}, err
 	}
-	return s.replaceHead(ctx, c, v, func(head *Snapshot) (*contenttree.Tree, error) {
+	var git *GitCommit
+	if res.Commit != nil {
+		git = &GitCommit{OID: res.Commit.OID, Message: res.Commit.Message, Ref: res.Commit.Ref, URL: res.Commit.URL}
+	}
+	return s.replaceHead(ctx, c, v, git, func(head *Snapshot) (*contenttree.Tree, error) {
 		if n := len(head.Tree.Pages); onlyIntoEmpty && n > 0 {
 			return nil, apperr.Conflictf("space %s already has %d pages: a template applies only to a space without pages", spaceID, n)
 		}
@@ -82,7 +86,7 @@ func storeFiles(ctx context.Context, res *gitbookimport.Result, blobs blob.Store
 }
 
 // replaceHead commits the tree that build makes from the current head, and moves the head.
-func (s *Service) replaceHead(ctx context.Context, c auth.Caller, v space.View, build func(*Snapshot) (*contenttree.Tree, error)) (Revision, Stats, error) {
+func (s *Service) replaceHead(ctx context.Context, c auth.Caller, v space.View, git *GitCommit, build func(*Snapshot) (*contenttree.Tree, error)) (Revision, Stats, error) {
 	now := s.clock.Now()
 	var rev Revision
 	var st Stats
@@ -95,7 +99,7 @@ func (s *Service) replaceHead(ctx context.Context, c auth.Caller, v space.View, 
 		if err != nil {
 			return err
 		}
-		rev, st, err = s.Commit(ctx, tx, v.Revision, ChangesTo(base, tree), Meta{SpaceID: v.ID, AuthorID: c.UserID}, now)
+		rev, st, err = s.Commit(ctx, tx, v.Revision, ChangesTo(base, tree), Meta{SpaceID: v.ID, AuthorID: c.UserID, Git: git}, now)
 		if err != nil {
 			return err
 		}

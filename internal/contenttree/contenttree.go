@@ -42,7 +42,16 @@ type Page struct {
 	Cover         json.RawMessage // the API's cover object, as JSON; nil when absent
 	Target        json.RawMessage // for links: the content reference they point to, as JSON
 	Variables     map[string]json.RawMessage
-	Markdown      string // the page's source text
+	Markdown      string  // the page's source text
+	Git           GitBlob // the file the page was imported from, if any
+}
+
+// GitBlob names the file a page or file was imported from: its Git blob id and its path from
+// the top of the repository or archive. It is metadata of the import: merges and diffs
+// ignore it, and an edit of the page drops it.
+type GitBlob struct {
+	OID  string `json:"oid"`
+	Path string `json:"path"`
 }
 
 // File is one file of a revision; its bytes live elsewhere, under Hash.
@@ -52,6 +61,7 @@ type File struct {
 	ContentType string
 	Hash        string // content hash of the bytes
 	Size        int64
+	Git         GitBlob // the file it was imported from, if any
 }
 
 // Tree is the content of one revision. Pages and Files are keyed by id; Variables are the space's

@@ -24,6 +24,14 @@ type Result struct {
 	Pages []Page `json:"pages"`
 	// Files sorted by path.
 	Files []File `json:"files"`
+	// Root is the content root's path inside what was imported ("" at its root; "docs" when
+	// .gitbook.yaml moves it), so that a page's Git path can be given from the top.
+	Root string `json:"root,omitempty"`
+	// Variables are the space's variables, from .gitbook/vars.yaml.
+	Variables map[string]any `json:"variables,omitempty"`
+	// Commit is the Git commit the tree was read from; nil for an uploaded archive. The
+	// caller that fetched the tree sets it.
+	Commit *Commit `json:"commit,omitempty"`
 	// Warnings say what was imported differently from how the tree asked, or not at all:
 	// a SUMMARY.md entry pointing at a missing file, front matter that is not valid YAML,
 	// pages missing from SUMMARY.md.
@@ -48,7 +56,13 @@ type Page struct {
 	Emoji       string         `json:"emoji,omitempty"`
 	Icon        string         `json:"icon,omitempty"`
 	Hidden      bool           `json:"hidden,omitempty"`
-	Layout      markdoc.Layout `json:"layout,omitzero"`
+	NoIndex     bool           `json:"noIndex,omitempty"`
+	NoRobots    bool           `json:"noRobotsIndex,omitempty"`
+	Variables   map[string]any `json:"variables,omitempty"`
+	// GitOID is the Git blob id of the page's file as read (front matter included): what
+	// Git would name it, for archives as for repositories.
+	GitOID string         `json:"gitOid,omitempty"`
+	Layout markdoc.Layout `json:"layout,omitzero"`
 	// Cover is the path (relative to the root, like Path) or the URL of the cover image.
 	Cover  string  `json:"cover,omitempty"`
 	CoverY float64 `json:"coverY,omitempty"`
@@ -58,6 +72,23 @@ type Page struct {
 	Markdown string `json:"markdown,omitempty"`
 	// Href is where a link page points.
 	Href string `json:"href,omitempty"`
+}
+
+// Commit describes the Git commit an import was read from.
+type Commit struct {
+	OID     string `json:"oid"`
+	Message string `json:"message"`
+	Ref     string `json:"ref,omitempty"` // the ref fetched ("refs/heads/main"); "" for a commit id
+	URL     string `json:"url,omitempty"` // the commit's web page, when known
+}
+
+// GitPath is where a page or file at p (relative to the content root) sits in what was
+// imported.
+func (r *Result) GitPath(p string) string {
+	if r.Root == "" {
+		return p
+	}
+	return r.Root + "/" + p
 }
 
 // File is a file of an imported space: an asset under .gitbook/assets/, or another file the
@@ -86,15 +117,18 @@ type File struct {
 //
 // A page's title is its SUMMARY.md link text, else its "# Title" line, else its file name; its
 // slug comes from its file name (a README.md's from its directory's). Front matter gives the
-// description, icon or emoji, hidden flag, layout and cover.
+// description, icon or emoji, hidden, noIndex and noRobotsIndex flags, variables (`vars:`),
+// layout and cover; .gitbook/vars.yaml gives the space's variables.
 //
 // Import fails with an apperr Invalid error when the tree has no markdown page at all.
 func Import(fsys fs.FS) (*Result, error) {
-	root, cfg, err := findRoot(fsys)
+	root, prefix, cfg, err := findRoot(fsys)
 	if err != nil {
 		return nil, err
 	}
 	im := newImporter(root, cfg)
+	im.result.Root = prefix
+	im.readVariables()
 	if err := im.scan(); err != nil {
 		return nil, err
 	}

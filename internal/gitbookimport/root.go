@@ -26,8 +26,9 @@ type gitbookYAML struct {
 	} `yaml:"structure"`
 }
 
-// findRoot returns the content root of fsys and its configuration.
-func findRoot(fsys fs.FS) (fs.FS, config, error) {
+// findRoot returns the content root of fsys, its path inside fsys, and its configuration.
+func findRoot(fsys fs.FS) (fs.FS, string, config, error) {
+	var prefix []string
 	cfg := config{readme: "README.md", summary: "SUMMARY.md"}
 	// An archive of a repository usually holds one directory ("docs-main/"): look inside.
 	for range 4 {
@@ -40,28 +41,30 @@ func findRoot(fsys fs.FS) (fs.FS, config, error) {
 			break
 		}
 		fsys = sub
+		prefix = append(prefix, dir)
 	}
 	raw, err := fs.ReadFile(fsys, ".gitbook.yaml")
 	if err != nil {
-		return fsys, cfg, nil
+		return fsys, strings.Join(prefix, "/"), cfg, nil
 	}
 	var y gitbookYAML
 	if err := yaml.Unmarshal(raw, &y); err != nil {
 		cfg.warnings = append(cfg.warnings, ".gitbook.yaml: not valid YAML, ignored: "+err.Error())
-		return fsys, cfg, nil
+		return fsys, strings.Join(prefix, "/"), cfg, nil
 	}
 	if root := cleanRelative(y.Root); root != "" {
 		if climbsOut(root) {
-			return nil, cfg, apperr.Invalidf(".gitbook.yaml: root %q: must be inside the repository", y.Root)
+			return nil, "", cfg, apperr.Invalidf(".gitbook.yaml: root %q: must be inside the repository", y.Root)
 		}
 		sub, err := fs.Sub(fsys, root)
 		if err != nil {
-			return nil, cfg, apperr.Invalidf(".gitbook.yaml: root %q: is not a directory", y.Root)
+			return nil, "", cfg, apperr.Invalidf(".gitbook.yaml: root %q: is not a directory", y.Root)
 		}
 		if _, err := fs.Stat(sub, "."); err != nil {
-			return nil, cfg, apperr.Invalidf(".gitbook.yaml: root %q: is not a directory", y.Root)
+			return nil, "", cfg, apperr.Invalidf(".gitbook.yaml: root %q: is not a directory", y.Root)
 		}
 		fsys = sub
+		prefix = append(prefix, root)
 	}
 	if p := cleanRelative(y.Structure.Readme); p != "" && !climbsOut(p) {
 		cfg.readme = p
@@ -69,7 +72,7 @@ func findRoot(fsys fs.FS) (fs.FS, config, error) {
 	if p := cleanRelative(y.Structure.Summary); p != "" && !climbsOut(p) {
 		cfg.summary = p
 	}
-	return fsys, cfg, nil
+	return fsys, strings.Join(prefix, "/"), cfg, nil
 }
 
 // cleanRelative cleans a path written relative to the repository ("./docs/"); "" for none.

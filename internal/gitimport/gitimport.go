@@ -61,6 +61,7 @@ type Request struct {
 	URL              string // http(s), may carry basic-auth credentials
 	Ref              string // "refs/heads/main", "main", a tag or a commit id
 	ProjectDirectory string // the tree's root inside the repository; "" for the repository's root
+	CommitURLPrefix  string // the revision's git.url is this followed by the commit id; "" for none
 }
 
 // Outcome says how the import went: committed (Revision is the space's new head) or queued.
@@ -83,6 +84,10 @@ func (r *Request) Validate() error {
 		return apperr.Invalidf("ref: is required (e.g. refs/heads/main)")
 	case len(r.Ref) > RefMax:
 		return apperr.Invalidf("ref: must be at most %d characters", RefMax)
+	case len(r.CommitURLPrefix) > URLMax:
+		return apperr.Invalidf("repoCommitURL: must be at most %d characters", URLMax)
+	case r.CommitURLPrefix != "" && !strings.HasPrefix(r.CommitURLPrefix, "https://") && !strings.HasPrefix(r.CommitURLPrefix, "http://"):
+		return apperr.Invalidf("repoCommitURL: must be an http or https URL")
 	case len(r.ProjectDirectory) > DirectoryMax:
 		return apperr.Invalidf("repoProjectDirectory: must be at most %d characters", DirectoryMax)
 	}
@@ -122,6 +127,7 @@ func (s *Service) Import(ctx context.Context, c auth.Caller, spaceID string, req
 	if err != nil {
 		return Outcome{}, err
 	}
+	recordCommit(res, got, req)
 	if len(res.Pages) <= s.syncPages {
 		rev, _, err := s.content.Import(ctx, c, spaceID, res, s.blobs)
 		return Outcome{Revision: rev.ID, Pages: len(res.Pages)}, err
@@ -229,4 +235,18 @@ func short(commit string) string {
 		return commit[:12]
 	}
 	return commit
+}
+
+// recordCommit gives an import the commit it was read from, and the paths of its pages and
+// files from the top of the repository. The repository's URL is not recorded (it may carry
+// credentials); the commit's web URL is made of the request's repoCommitURL prefix.
+func recordCommit(res *gitbookimport.Result, got *gitfetch.Result, req Request) {
+	res.Commit = &gitbookimport.Commit{OID: got.Commit, Message: got.Message, Ref: got.Ref}
+	if req.CommitURLPrefix != "" {
+		res.Commit.URL = req.CommitURLPrefix + got.Commit
+	}
+	res.Root = strings.Trim(path.Join(req.ProjectDirectory, res.Root), "/")
+	if res.Root == "." {
+		res.Root = ""
+	}
 }

@@ -48,9 +48,9 @@ func (s *Server) handleStream(pattern string, h handlerFunc) {
 }
 
 // snapshotOf loads the content the request names, after checking the flags every content
-// read accepts: metadata=false omits git metadata (which no revision carries until Git sync
-// exists) and computed=false skips computed pages (none exist yet), so both are validated
-// and otherwise change nothing.
+// read accepts: metadata=false omits the Git metadata an import recorded (see withGit), and
+// computed=false skips computed pages, of which docsd has none, so it is validated and
+// otherwise changes nothing.
 func (s *Server) snapshotOf(r *http.Request, c auth.Caller) (space.View, *content.Snapshot, error) {
 	for _, flag := range []string{"metadata", "computed"} {
 		if _, err := queryBool(r, flag); err != nil {
@@ -81,12 +81,23 @@ func (s *Server) contentAt(r *http.Request, c auth.Caller) (v space.View, snap *
 	return v, snap, nil, err
 }
 
+// withGit reports whether the answer shows Git metadata: unless metadata=false (the flag
+// was checked by snapshotOf).
+func withGit(r *http.Request) bool {
+	b, _ := queryBool(r, "metadata")
+	return b == nil || *b
+}
+
 func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
 	v, snap, err := s.snapshotOf(r, c)
 	if err != nil {
 		return err
 	}
-	return ok(w, s.urls.FromRevision(v.ID, snap))
+	out := s.urls.FromRevision(v.ID, snap)
+	if !withGit(r) {
+		out.DropGit()
+	}
+	return ok(w, out)
 }
 
 func (s *Server) getPages(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
@@ -94,7 +105,11 @@ func (s *Server) getPages(w http.ResponseWriter, r *http.Request, c auth.Caller)
 	if err != nil {
 		return err
 	}
-	return ok(w, wire.PageList{Pages: s.urls.PageTree(v.ID, snap, "")})
+	pages := s.urls.PageTree(v.ID, snap, "")
+	if !withGit(r) {
+		wire.DropPagesGit(pages)
+	}
+	return ok(w, wire.PageList{Pages: pages})
 }
 
 func (s *Server) getPage(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
@@ -135,6 +150,9 @@ func (s *Server) writePage(w http.ResponseWriter, r *http.Request, v space.View,
 		return err
 	}
 	out := s.urls.FromPage(v.ID, snap, p)
+	if !withGit(r) {
+		out.DropGit()
+	}
 	if p.Kind == contenttree.KindDocument {
 		text, err := s.Content.Markdown(r.Context(), snap, p.ID)
 		if err != nil {
@@ -174,7 +192,14 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, c auth.Caller
 	if n := len(res.Items); n > 0 && start+n < len(ids) {
 		res.Next = []any{res.Items[n-1].ID}
 	}
-	return writeList(s, w, list, res, func(f contenttree.File) wire.File { return s.urls.FromFile(v.ID, snap.Revision.ID, f) })
+	git := withGit(r)
+	return writeList(s, w, list, res, func(f contenttree.File) wire.File {
+		out := s.urls.FromFile(v.ID, snap.Revision.ID, f)
+		if !git {
+			out.Git = nil
+		}
+		return out
+	})
 }
 
 func (s *Server) getFile(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
@@ -186,7 +211,11 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, c auth.Caller) 
 	if err != nil {
 		return err
 	}
-	return ok(w, s.urls.FromFile(v.ID, snap.Revision.ID, f))
+	out := s.urls.FromFile(v.ID, snap.Revision.ID, f)
+	if !withGit(r) {
+		out.Git = nil
+	}
+	return ok(w, out)
 }
 
 // downloadFile streams a file's bytes to a caller who can read the space, with the same

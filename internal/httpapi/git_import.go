@@ -14,9 +14,9 @@ func (s *Server) gitImportRoutes() {
 	s.handle("POST /v1/spaces/{spaceId}/git/import", s.importGitRepository)
 }
 
-// importGitBody is the spec's ImportGitRepository. repoCacheID, repoTreeURL, repoCommitURL,
-// timestamp, force and gitInfo are accepted and have no effect: docsd keeps no repository
-// cache and no Git sync state.
+// importGitBody is the spec's ImportGitRepository. repoCommitURL prefixes the commit id in
+// the revision's git.url; repoCacheID, repoTreeURL, timestamp, force and gitInfo are accepted
+// and have no effect: docsd keeps no repository cache and no Git sync state.
 type importGitBody struct {
 	URL                  string          `json:"url"`
 	Ref                  string          `json:"ref"`
@@ -49,7 +49,7 @@ func (s *Server) importGitRepository(w http.ResponseWriter, r *http.Request, c a
 	}
 	spaceID := r.PathValue("spaceId")
 	out, err := s.GitImport.Import(r.Context(), c, spaceID, gitimport.Request{URL: body.URL, Ref: body.Ref,
-		ProjectDirectory: body.RepoProjectDirectory})
+		ProjectDirectory: body.RepoProjectDirectory, CommitURLPrefix: body.RepoCommitURL})
 	if err != nil {
 		return err
 	}

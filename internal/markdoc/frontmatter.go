@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -29,9 +30,14 @@ type FrontMatter struct {
 	// is an emoji character.
 	Icon  string
 	Emoji string
-	// Hidden keeps the page out of the navigation.
-	Hidden bool
-	Layout Layout
+	// Hidden keeps the page out of the navigation; NoIndex out of search and ask,
+	// NoRobotsIndex out of search engines.
+	Hidden        bool
+	NoIndex       bool
+	NoRobotsIndex bool
+	// Variables are the page's variables (`vars:`): strings, numbers and booleans.
+	Variables map[string]any
+	Layout    Layout
 	// Cover is the path or URL of the cover image; CoverY its vertical offset.
 	Cover  string
 	CoverY float64
@@ -104,6 +110,9 @@ func ParseFrontMatter(src string) (meta FrontMatter, body string) {
 		meta.Emoji, meta.Icon = meta.Icon, ""
 	}
 	meta.Hidden, _ = boolish(fields["hidden"])
+	meta.NoIndex, _ = boolish(fields["noIndex"])
+	meta.NoRobotsIndex, _ = boolish(fields["noRobotsIndex"])
+	meta.Variables = Variables(fields["vars"])
 	meta.Cover = strings.TrimSpace(str(fields["cover"]))
 	meta.CoverY, _ = number(fields["coverY"])
 	meta.Layout = layout(fields["layout"])
@@ -193,4 +202,28 @@ func isEmoji(s string) bool {
 		}
 	}
 	return len([]rune(s)) <= 12
+}
+
+// Variables keeps the entries of a YAML mapping that are valid variable values (strings of at
+// most 256 characters, numbers, booleans), as GitBook's variables are; nil when none are.
+func Variables(v any) map[string]any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	out := map[string]any{}
+	for k, val := range m {
+		switch val := val.(type) {
+		case string:
+			if utf8.RuneCountInString(val) <= 256 {
+				out[k] = val
+			}
+		case int, int64, uint64, float64, bool:
+			out[k] = val
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }

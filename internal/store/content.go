@@ -23,15 +23,15 @@ func (s Contents) Write(ctx context.Context, now time.Time, fn func(content.Tx) 
 // contentTx implements content.Tx here and in content_objects.go.
 type contentTx struct{ q *Q }
 
-const revisionColumns = `id, space_id, parents, type, pages_root, files_root, variables, author_id, created_at`
+const revisionColumns = `id, space_id, parents, type, pages_root, files_root, variables, author_id, created_at, git`
 
 func (t contentTx) Revision(ctx context.Context, id string) (content.Revision, error) {
 	var r content.Revision
 	var parents, variables string
-	var author sql.NullString
+	var author, git sql.NullString
 	var created int64
 	err := t.q.QueryRow(ctx, `SELECT `+revisionColumns+` FROM revisions WHERE id = ?`, id).Scan(&r.ID, &r.SpaceID,
-		&parents, &r.Type, &r.PagesRoot, &r.FilesRoot, &variables, &author, &created)
+		&parents, &r.Type, &r.PagesRoot, &r.FilesRoot, &variables, &author, &created, &git)
 	if errors.Is(err, ErrNotFound) {
 		return r, content.ErrNotFound
 	}
@@ -41,6 +41,12 @@ func (t contentTx) Revision(ctx context.Context, id string) (content.Revision, e
 	r.AuthorID, r.CreatedAt = author.String, FromMicros(created)
 	if err := json.Unmarshal([]byte(parents), &r.Parents); err != nil {
 		return r, err
+	}
+	if git.Valid {
+		r.Git = new(content.GitCommit)
+		if err := json.Unmarshal([]byte(git.String), r.Git); err != nil {
+			return r, err
+		}
 	}
 	return r, json.Unmarshal([]byte(variables), &r.Variables)
 }
@@ -57,16 +63,24 @@ func (t contentTx) InsertRevision(ctx context.Context, r content.Revision) error
 	if err != nil {
 		return err
 	}
-	_, err = t.q.Exec(ctx, `INSERT INTO revisions (`+revisionColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	var git any // NULL without a commit
+	if r.Git != nil {
+		b, err := json.Marshal(r.Git)
+		if err != nil {
+			return err
+		}
+		git = string(b)
+	}
+	_, err = t.q.Exec(ctx, `INSERT INTO revisions (`+revisionColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.ID, r.SpaceID, string(parents), r.Type, r.PagesRoot, r.FilesRoot, string(variables), nullIfEmpty(r.AuthorID),
-		Micros(r.CreatedAt))
+		Micros(r.CreatedAt), git)
 	return err
 }
 
 // insertEmptyRevision writes a new space's first revision, unless it exists (a duplicate
 // shares its source's).
 func insertEmptyRevision(ctx context.Context, q *Q, id, spaceID string, at time.Time) error {
-	_, err := q.Exec(ctx, `INSERT INTO revisions (`+revisionColumns+`) VALUES (?, ?, '[]', ?, '', '', '{}', NULL, ?)
+	_, err := q.Exec(ctx, `INSERT INTO revisions (`+revisionColumns+`) VALUES (?, ?, '[]', ?, '', '', '{}', NULL, ?, NULL)
 		ON CONFLICT (id) DO NOTHING`, id, spaceID, content.TypeEdits, Micros(at))
 	return err
 }

@@ -19,6 +19,7 @@ type Revision struct {
 	Variables        map[string]json.RawMessage `json:"variables"`
 	CreatedAt        Time                       `json:"createdAt"`
 	URLs             RevisionURLs               `json:"urls"`
+	Git              *content.GitCommit         `json:"git,omitempty"`
 }
 
 // RevisionURLs are a revision's URLs; published ones belong to sites.
@@ -49,6 +50,7 @@ type Page struct {
 	Hidden        bool                       `json:"hidden"`
 	NoIndex       *bool                      `json:"noIndex,omitempty"`
 	NoRobotsIndex *bool                      `json:"noRobotsIndex,omitempty"`
+	Git           *contenttree.GitBlob       `json:"git,omitempty"`
 }
 
 // PageURLs are a page's URLs.
@@ -58,11 +60,12 @@ type PageURLs struct {
 
 // File is a file of a revision.
 type File struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	ContentType string `json:"contentType"`
-	DownloadURL string `json:"downloadURL"`
-	Size        int64  `json:"size"`
+	ID          string               `json:"id"`
+	Name        string               `json:"name"`
+	ContentType string               `json:"contentType"`
+	DownloadURL string               `json:"downloadURL"`
+	Size        int64                `json:"size"`
+	Git         *contenttree.GitBlob `json:"git,omitempty"`
 }
 
 // PageList is the answer of the pages endpoints.
@@ -86,7 +89,7 @@ func (u URLs) FromRevision(spaceID string, snap *content.Snapshot) Revision {
 	}
 	return Revision{Object: "revision", ID: r.ID, Parents: r.Parents, Type: r.Type, Pages: u.PageTree(spaceID, snap, ""),
 		Files: files, ReusableContents: []struct{}{}, Variables: vars, CreatedAt: Time(r.CreatedAt),
-		URLs: RevisionURLs{App: u.App("/s/" + Esc(spaceID) + "/~/revisions/" + Esc(r.ID))}}
+		URLs: RevisionURLs{App: u.App("/s/" + Esc(spaceID) + "/~/revisions/" + Esc(r.ID))}, Git: r.Git}
 }
 
 // PageTree converts the pages under parentID ("" for the top level), recursively.
@@ -102,7 +105,7 @@ func (u URLs) PageTree(spaceID string, snap *content.Snapshot, parentID string) 
 // FromPage converts one page with its subtree; the caller adds markdown or document.
 func (u URLs) FromPage(spaceID string, snap *content.Snapshot, p contenttree.Page) Page {
 	w := Page{ID: p.ID, Title: p.Title, Emoji: p.Emoji, Icon: p.Icon, Kind: string(p.Kind), Type: string(p.Kind),
-		Hidden: p.Hidden}
+		Hidden: p.Hidden, Git: gitBlob(p.Git)}
 	if p.Kind == contenttree.KindLink {
 		w.Target = p.Target
 		return w
@@ -126,6 +129,38 @@ func (u URLs) FromPage(spaceID string, snap *content.Snapshot, p contenttree.Pag
 
 // FromFile converts a file; its download URL is the API route that streams its bytes.
 func (u URLs) FromFile(spaceID, revisionID string, f contenttree.File) File {
-	return File{ID: f.ID, Name: f.Name, ContentType: f.ContentType, Size: f.Size,
+	return File{ID: f.ID, Name: f.Name, ContentType: f.ContentType, Size: f.Size, Git: gitBlob(f.Git),
 		DownloadURL: u.API("/spaces/" + Esc(spaceID) + "/revisions/" + Esc(revisionID) + "/files/" + Esc(f.ID) + "/download")}
+}
+
+func gitBlob(g contenttree.GitBlob) *contenttree.GitBlob {
+	if g == (contenttree.GitBlob{}) {
+		return nil
+	}
+	return &g
+}
+
+// DropGit leaves out the mutable Git metadata of the revision, its pages and its files, as
+// reads with metadata=false ask.
+func (r *Revision) DropGit() {
+	r.Git = nil
+	DropPagesGit(r.Pages)
+	for i := range r.Files {
+		r.Files[i].Git = nil
+	}
+}
+
+// DropGit leaves out the Git metadata of the page and its subtree.
+func (p *Page) DropGit() {
+	p.Git = nil
+	if p.Pages != nil {
+		DropPagesGit(*p.Pages)
+	}
+}
+
+// DropPagesGit leaves out the Git metadata of pages and their subtrees.
+func DropPagesGit(pages []Page) {
+	for i := range pages {
+		pages[i].DropGit()
+	}
 }

@@ -109,7 +109,7 @@ func TestGitImportRecordsTheCommit(t *testing.T) {
 		"repoCommitURL": "https://git.example.com/o/r/commit/"}).Expect(204)
 	r := e.Get(e.Admin, base+"/content").Expect(200)
 	want := map[string]string{"git.oid": repo.Commit, "git.ref": "refs/heads/main",
-		"git.url": "https://git.example.com/o/r/commit/" + repo.Commit,
+		"git.url":          "https://git.example.com/o/r/commit/" + repo.Commit,
 		"pages.0.git.path": "docs/README.md", "pages.0.git.oid": gitbookimport.GitBlobID([]byte("# Inner\n\nInside.\n")),
 		"pages.1.git.path": "docs/more.md", "files.0.git.path": "docs/.gitbook/assets/a.png"}
 	for k, v := range want {

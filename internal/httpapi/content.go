@@ -11,6 +11,7 @@ import (
 	"docsd/internal/changereq"
 	"docsd/internal/content"
 	"docsd/internal/contenttree"
+	"docsd/internal/evaluate"
 	"docsd/internal/markdoc"
 	"docsd/internal/paging"
 	"docsd/internal/space"
@@ -140,13 +141,15 @@ func (s *Server) getPageByPath(w http.ResponseWriter, r *http.Request, c auth.Ca
 
 // writePage answers one page with its subtree; a document carries its content in the
 // requested format: `document` (the default, as in the GitBook API) is the block tree derived
-// from the markdown, which is the source of truth.
+// from the markdown, which is the source of truth. With `evaluated`, the markdown's
+// expressions are replaced by their values first (see package evaluate).
 func (s *Server) writePage(w http.ResponseWriter, r *http.Request, v space.View, snap *content.Snapshot, p contenttree.Page) error {
 	format, err := queryEnum(r, "format", "document", "document", "markdown")
 	if err != nil {
 		return err
 	}
-	if _, err := queryEnum(r, "evaluated", "false", "true", "false", "deterministic-only"); err != nil {
+	mode, err := queryEnum(r, "evaluated", evaluate.None, evaluate.Modes...)
+	if err != nil {
 		return err
 	}
 	out := s.urls.FromPage(v.ID, snap, p)
@@ -158,6 +161,7 @@ func (s *Server) writePage(w http.ResponseWriter, r *http.Request, v space.View,
 		if err != nil {
 			return err
 		}
+		text = evaluate.Markdown(text, evaluate.Vars{Space: snap.Tree.Variables, Page: p.Variables}, mode)
 		if format == "markdown" {
 			out.Markdown = &text
 		} else if out.Document, err = json.Marshal(markdoc.ToDocument(text)); err != nil {

@@ -227,3 +227,33 @@ func (c *converter) imagesOnly(p ast.Node) *Node {
 	}
 	return block("images", nil, images...)
 }
+
+var expressionOpen = regexp.MustCompile(`^<code\s+class\s*=\s*"expression"\s*>$`)
+
+// expression converts GitBook's <code class="expression">space.vars.x</code>, starting at n,
+// to an expression inline; end is the closing tag. ok is false when n does not start one, or
+// when the span holds more than text, which is then converted as any inline HTML.
+func (c *converter) expression(n ast.Node, out *[]*Node) (end ast.Node, ok bool) {
+	open, isHTML := n.(*ast.RawHTML)
+	if !isHTML || !expressionOpen.MatchString(strings.TrimSpace(string(open.Segments.Value(c.src)))) {
+		return nil, false
+	}
+	var b strings.Builder
+	for s := n.NextSibling(); s != nil; s = s.NextSibling() {
+		switch s := s.(type) {
+		case *ast.Text:
+			b.WriteString(textValue(s, c.src))
+		case *ast.String:
+			b.Write(s.Value)
+		case *ast.RawHTML:
+			if !strings.EqualFold(strings.TrimSpace(string(s.Segments.Value(c.src))), "</code>") {
+				return nil, false
+			}
+			*out = append(*out, inline("expression", map[string]any{"expression": html.UnescapeString(b.String())}))
+			return s, true
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}

@@ -22,6 +22,10 @@ func (c *converter) inlines(n ast.Node) []*Node {
 
 func (c *converter) collect(n ast.Node, marks []string, out *[]*Node) {
 	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+		if end, ok := c.expression(ch, out); ok {
+			ch = end
+			continue
+		}
 		switch ch := ch.(type) {
 		case *ast.Text:
 			s := textValue(ch, c.src)

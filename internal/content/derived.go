@@ -1,24 +1,35 @@
 package content
 
+import "golang.org/x/sync/singleflight"
+
 // Values derived from a revision (its link index, for one) never go stale, since a revision
 // never changes: they are computed once per process and kept in a bounded cache beside the
-// snapshots. Two requests that miss at the same time both compute; the results are equal.
+// snapshots. Requests that miss at the same time wait for one computation.
 
 const maxDerived = 64
+
+// derivedValues holds the cache and the computations in flight.
+type derivedValues struct {
+	cache  *cache[any]
+	flight singleflight.Group
+}
 
 // Derive returns the value kind derived from revisionID, computing it with build on a miss.
 // Callers use one kind per type of value.
 func Derive[T any](s *Service, revisionID, kind string, build func() (T, error)) (T, error) {
 	key := kind + "\x00" + revisionID
-	if v, ok := s.derived.get(key); ok {
+	if v, ok := s.derived.cache.get(key); ok {
 		if t, ok := v.(T); ok {
 			return t, nil
 		}
 	}
-	t, err := build()
-	if err != nil {
+	v, err, _ := s.derived.flight.Do(key, func() (any, error) {
+		t, err := build()
+		if err == nil {
+			s.derived.cache.put(key, t)
+		}
 		return t, err
-	}
-	s.derived.put(key, t)
-	return t, nil
+	})
+	t, _ := v.(T)
+	return t, err
 }

@@ -20,7 +20,7 @@ type Service struct {
 	snapshots *cache[*Snapshot]
 	nodeCache *cache[*node]
 	markdown  *cache[string]
-	derived   *cache[any] // see derived.go
+	derived   *derivedValues // see derived.go
 }
 
 // Cache bounds: a snapshot of a 10,000-page space is a few megabytes.
@@ -33,7 +33,7 @@ const (
 // NewService returns the content service.
 func NewService(st Store, spaces *space.Service, c clock.Clock) *Service {
 	return &Service{store: st, spaces: spaces, clock: c, snapshots: newCache[*Snapshot](maxSnapshots),
-		nodeCache: newCache[*node](maxNodes), markdown: newCache[string](maxMarkdown), derived: newCache[any](maxDerived)}
+		nodeCache: newCache[*node](maxNodes), markdown: newCache[string](maxMarkdown), derived: &derivedValues{cache: newCache[any](maxDerived)}}
 }
 
 // Head returns the space's current content, for a caller with read access (404 otherwise).

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"docsd/internal/apitest"
 )
@@ -199,4 +200,54 @@ func TestChangeRequestLinks(t *testing.T) {
 	}
 	e.Get(e.Admin, crPath(sp, "999")+"/links").ExpectError(404)
 	e.Get(e.Admin, crPath(sp, "999")+"/content/page/home/links").ExpectError(404)
+}
+
+// TestLinksInALargeSpace measures (and logs, without asserting on timings) link checks in a
+// 10,000-page space: one page's links read that page only; the space's links and backlinks
+// index every page once per revision.
+func TestLinksInALargeSpace(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds a 10,000-page space")
+	}
+	e := apitest.New(t)
+	sp := newSpace(t, e, e.Admin, e.Org, nil)
+	b := generatedTree(10000)
+	for id, p := range b.tree.Pages {
+		p.Markdown += fmt.Sprintf("\n[home](/README.md) [gone](nowhere.md) [out](https://example.com/%s)\n", id)
+		b.tree.Pages[id] = p
+	}
+	replaceContent(t, e, e.Admin, sp, b.tree)
+	base := "/v1/spaces/" + sp
+
+	timed := func(path string) (*apitest.Resp, time.Duration) {
+		start := time.Now()
+		r := e.Get(e.Admin, path).Expect(200)
+		return r, time.Since(start)
+	}
+	r, took := timed(base + "/content/page/p05055/links")
+	if r.Num("count") != 3 || r.Num("stats.broken.total") != 1 {
+		t.Fatalf("page links: %s", r.Body)
+	}
+	t.Logf("one page's links in 10,000 pages, first of the revision (paths indexed): %s", took)
+	_, took = timed(base + "/content/page/p07777/links")
+	t.Logf("another page's links: %s", took)
+	r, took = timed(base + "/links?status=broken&limit=1000")
+	// A top-level page and its 99 children (whose files sit in its directory) share one
+	// missing target: 100 in all.
+	if r.Num("stats.total") != 1+100+10000 || r.Num("stats.broken.total") != 100 || r.Num("count") != 100 {
+		t.Fatalf("space links: %v %v %v", r.Num("stats.total"), r.Num("stats.broken.total"), r.Num("count"))
+	}
+	t.Logf("space links of 10,000 pages, first (index built): %s", took)
+	r, took = timed(base + "/links?status=broken&limit=1000")
+	t.Logf("space links of 10,000 pages, again (index cached): %s, %d bytes", took, len(r.Body))
+	home := e.Get(e.Admin, base+"/links?status=ok&limit=1").Expect(200).Items()[0]
+	if n := len(home["locationReferences"].([]any)); n != 10 {
+		t.Fatalf("the home page, linked from every page, shows %d locations, want the first 10", n)
+	}
+	r, took = timed(base + "/content/page/p00000/backlinks?limit=10")
+	if r.Num("count") != 10000 {
+		t.Fatalf("home has %v backlinks", r.Num("count"))
+	}
+	t.Logf("backlinks of the home page (10,000, first 10): %s", took)
 }

@@ -19,6 +19,7 @@ type Resolver struct {
 	byPath   map[string]string // path → page id
 	parents  map[string]bool   // ids of pages with pages under them
 	fileName map[string]string // file name → file id; "" when two files share it
+	home     string            // the home page's id, "" for none: found once, not per link
 }
 
 // New indexes a tree.
@@ -32,6 +33,9 @@ func New(t *contenttree.Tree) *Resolver {
 		if p.ParentID != "" {
 			r.parents[p.ParentID] = true
 		}
+	}
+	if home, ok := t.Home(); ok {
+		r.home = home.ID
 	}
 	for id, f := range t.Files {
 		if _, dup := r.fileName[f.Name]; dup {
@@ -89,8 +93,7 @@ func (r *Resolver) Resolve(pageID, dest string) (markdoc.Ref, bool) {
 // "README.md" the space's home.
 func (r *Resolver) pageAt(loc string) (string, bool) {
 	if loc == "README.md" {
-		home, ok := r.tree.Home()
-		return home.ID, ok
+		return r.home, r.home != ""
 	}
 	p, isReadme := strings.CutSuffix(loc, "/README.md")
 	if !isReadme {

@@ -107,11 +107,17 @@ func (l Locator) Target(t linkcheck.Target) ContentLocation {
 	return ContentLocation{Kind: "url", URL: t.URL}
 }
 
-// Usage converts one link target with the pages that link to it.
+// LocationsMax bounds the locations shown per link target: each carries its space and
+// organization, and a target linked from every page of a large space would otherwise weigh
+// megabytes. Backlinks list every linking page, paged.
+const LocationsMax = 10
+
+// Usage converts one link target with the first LocationsMax pages that link to it.
 func (l Locator) Usage(u linkcheck.Usage) LinkUsage {
+	pages := u.Pages[:min(len(u.Pages), LocationsMax)]
 	out := LinkUsage{Status: u.Status, Relation: "reference", TargetReference: l.Target(u.Target),
-		LocationReferences: make([]ContentLocation, 0, len(u.Pages))}
-	for _, id := range u.Pages {
+		LocationReferences: make([]ContentLocation, 0, len(pages))}
+	for _, id := range pages {
 		out.LocationReferences = append(out.LocationReferences, l.Page(id, ""))
 	}
 	return out

@@ -11,7 +11,7 @@ import (
 // linkedTree is a space whose pages link to each other, to a file, to a missing page, to an
 // outside URL and to a location of the server's app.
 func linkedTree(t *testing.T, e *apitest.Env) *treeBuilder {
-	return newTreeBuilder().
+	b := newTreeBuilder().
 		doc("home", "", "Home", "home", "# Home\n\n[intro](guide/intro/README.md) [deep](guide/intro/deeper.md#part) "+
 			"[gone](missing.md) [out](https://example.com/x) [app]("+e.URL+"/app/s/elsewhere) "+
 			"![logo](.gitbook/assets/logo.png) [self](#home) [intro again](guide/intro/)\n").
@@ -19,6 +19,12 @@ func linkedTree(t *testing.T, e *apitest.Env) *treeBuilder {
 		doc("intro", "guide", "Introduction", "intro", "[home](../../README.md) [gone too](../../missing.md) [deep](deeper.md)\n").
 		doc("deep", "intro", "Deeper", "deeper", "![logo](../../.gitbook/assets/logo.png)\n").
 		file(t, e, "logo", "logo.png", "image/png", []byte("\x89PNG"))
+	// Link pages point at their target: an outside URL, and a page that is gone.
+	b.page("out", "", "link", "Elsewhere", "", "").page("stale", "", "link", "Stale", "", "")
+	out, stale := b.tree.Pages["out"], b.tree.Pages["stale"]
+	out.Target, stale.Target = []byte(`{"kind":"url","url":"https://example.com/x"}`), []byte(`{"kind":"page","page":"gone"}`)
+	b.tree.Pages["out"], b.tree.Pages["stale"] = out, stale
+	return b
 }
 
 // linkSummary renders link-check items as "status target <- pages".
@@ -63,18 +69,19 @@ func TestSpaceLinks(t *testing.T) {
 	all := []string{
 		"ok file:logo <- home deep",
 		"broken url:missing.md <- home intro",
+		"broken url:page gone <- stale",
 		"ok page:deep <- intro",
 		"ok page:deep#part <- home",
 		"ok page:home <- intro",
 		"ok page:intro <- home",
 		"in-app url:" + e.URL + "/app/s/elsewhere <- home",
-		"ok url:https://example.com/x <- home",
+		"ok url:https://example.com/x <- home out",
 	}
 
 	t.Run("every target once, with the pages linking to it and stats", func(t *testing.T) {
 		r := e.Get(e.Admin, base+"/links").Expect(200)
 		sameStrings(t, "links", linkSummary(r.Items()), all)
-		if r.Num("count") != 8 || r.Num("stats.total") != 8 || r.Num("stats.broken.total") != 1 || r.Has("stats.broken.changeRequest") {
+		if r.Num("count") != 9 || r.Num("stats.total") != 9 || r.Num("stats.broken.total") != 2 || r.Has("stats.broken.changeRequest") {
 			t.Fatalf("envelope: %v", r.Map())
 		}
 		it := r.Items()[0]
@@ -92,11 +99,11 @@ func TestSpaceLinks(t *testing.T) {
 	})
 	t.Run("the status filter keeps the stats of all", func(t *testing.T) {
 		r := e.Get(e.Admin, base+"/links?status=broken").Expect(200)
-		sameStrings(t, "broken", linkSummary(r.Items()), all[1:2])
-		if r.Num("count") != 1 || r.Num("stats.total") != 8 {
+		sameStrings(t, "broken", linkSummary(r.Items()), all[1:3])
+		if r.Num("count") != 2 || r.Num("stats.total") != 9 {
 			t.Fatalf("envelope: %v", r.Map())
 		}
-		sameStrings(t, "in-app", linkSummary(e.Get(e.Admin, base+"/links?status=in-app").Expect(200).Items()), all[6:7])
+		sameStrings(t, "in-app", linkSummary(e.Get(e.Admin, base+"/links?status=in-app").Expect(200).Items()), all[7:8])
 		if n := len(e.Get(e.Admin, base+"/links?status=ok").Expect(200).Items()); n != 6 {
 			t.Fatalf("%d ok links", n)
 		}
@@ -119,6 +126,8 @@ func TestSpaceLinks(t *testing.T) {
 		if r := e.Get(e.Admin, base+"/content/page/guide/links").Expect(200); r.Num("count") != 0 || r.Num("stats.total") != 0 {
 			t.Fatalf("a group's links: %v", r.Map())
 		}
+		sameStrings(t, "a link page", linkSummary(e.Get(e.Admin, base+"/content/page/stale/links").Expect(200).Items()),
+			[]string{"broken url:page gone <- stale"})
 	})
 	t.Run("backlinks", func(t *testing.T) {
 		for path, want := range map[string][]string{
@@ -172,7 +181,7 @@ func TestChangeRequestLinks(t *testing.T) {
 	for _, ref := range []string{cr, fmt.Sprint(number)} {
 		base := crPath(sp, ref)
 		r := e.Get(e.Admin, base+"/links").Expect(200)
-		if r.Num("stats.total") != 8 || r.Num("stats.broken.total") != 2 || r.Num("stats.broken.changeRequest") != 1 {
+		if r.Num("stats.total") != 9 || r.Num("stats.broken.total") != 3 || r.Num("stats.broken.changeRequest") != 1 {
 			t.Fatalf("stats: %v", r.Map())
 		}
 		loc := r.Items()[0]["locationReferences"].([]any)[0].(map[string]any)
@@ -181,7 +190,7 @@ func TestChangeRequestLinks(t *testing.T) {
 		}
 		r = e.Get(e.Admin, base+"/links?status=broken&brokenContext=change-request").Expect(200)
 		sameStrings(t, "newly broken", linkSummary(r.Items()), []string{"broken url:../nothere.md <- intro"})
-		if n := len(e.Get(e.Admin, base+"/links?status=broken").Expect(200).Items()); n != 2 {
+		if n := len(e.Get(e.Admin, base+"/links?status=broken").Expect(200).Items()); n != 3 {
 			t.Fatalf("%d broken links", n)
 		}
 		r = e.Get(e.Admin, base+"/content/page/intro/links").Expect(200)

@@ -18,13 +18,13 @@ type Index struct {
 	backlinks map[string][]string // "page:<id>" or "file:<id>" → linking pages, in page order
 }
 
-// Build indexes the links of pages, given in page order, whose markdown text returns.
-func Build(c *Checker, pages []string, text func(pageID string) string) *Index {
+// Build indexes the links of pages, given in page order, as linksOf returns them.
+func Build(pages []string, linksOf func(pageID string) []Link) *Index {
 	ix := &Index{backlinks: map[string][]string{}}
 	byKey := map[string]int{}
 	for _, id := range pages {
 		linked := map[string]bool{}
-		for _, l := range c.PageLinks(id, text(id)) {
+		for _, l := range linksOf(id) {
 			k := l.Target.Key()
 			i, ok := byKey[k]
 			if !ok {

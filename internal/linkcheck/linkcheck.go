@@ -4,6 +4,7 @@ package linkcheck
 
 import (
 	"cmp"
+	"encoding/json"
 	"slices"
 	"strings"
 
@@ -27,7 +28,7 @@ const (
 	TargetPage    = "page"    // Page, maybe with Anchor
 	TargetFile    = "file"    // File
 	TargetURL     = "url"     // URL: an absolute URL
-	TargetMissing = "missing" // URL: the destination as written; Location: where it resolves to
+	TargetMissing = "missing" // URL: the destination as written; Location: where it resolves to (for a link page's target, "page:<id>" or "file:<id>")
 )
 
 // Target is what a link points at.
@@ -65,13 +66,57 @@ type Link struct {
 // Checker resolves links within one revision. appPrefix is the start of this server's app
 // URLs ("https://docs.example.com/app/"): absolute URLs under it are in-app links.
 type Checker struct {
+	tree      *contenttree.Tree
 	resolver  *spacelinks.Resolver
 	appPrefix string
 }
 
 // NewChecker indexes a revision's tree (its pages need no markdown).
 func NewChecker(t *contenttree.Tree, appPrefix string) *Checker {
-	return &Checker{resolver: spacelinks.New(t), appPrefix: appPrefix}
+	return &Checker{tree: t, resolver: spacelinks.New(t), appPrefix: appPrefix}
+}
+
+// LinkPageTarget returns where a link page (a page of type link) points: its target content
+// reference, checked like a link. ok is false for a page without a target.
+func (c *Checker) LinkPageTarget(p contenttree.Page) (Link, bool) {
+	var ref struct {
+		Kind   string `json:"kind"`
+		URL    string `json:"url"`
+		Page   string `json:"page"`
+		File   string `json:"file"`
+		Anchor string `json:"anchor"`
+	}
+	if len(p.Target) == 0 || json.Unmarshal(p.Target, &ref) != nil {
+		return Link{}, false
+	}
+	switch {
+	case ref.Kind == "url" && ref.URL != "":
+		return c.urlLink(ref.URL), true
+	case (ref.Kind == "page" || ref.Kind == "anchor") && ref.Page != "":
+		if _, ok := c.tree.Pages[ref.Page]; ok {
+			return Link{Target: Target{Kind: TargetPage, Page: ref.Page, Anchor: ref.Anchor}, Status: OK}, true
+		}
+		return missing("page "+ref.Page, "page:"+ref.Page), true
+	case ref.Kind == "file" && ref.File != "":
+		if _, ok := c.tree.Files[ref.File]; ok {
+			return Link{Target: Target{Kind: TargetFile, File: ref.File}, Status: OK}, true
+		}
+		return missing("file "+ref.File, "file:"+ref.File), true
+	}
+	return Link{}, false
+}
+
+// missing is a broken link: what was written, and where it would point.
+func missing(written, location string) Link {
+	return Link{Target: Target{Kind: TargetMissing, URL: written, Location: location}, Status: Broken}
+}
+
+func (c *Checker) urlLink(u string) Link {
+	status := OK
+	if c.appPrefix != "" && strings.HasPrefix(u, c.appPrefix) {
+		status = InApp
+	}
+	return Link{Target: Target{Kind: TargetURL, URL: u}, Status: status}
 }
 
 // PageLinks returns the distinct targets the markdown of page pageID links to, sorted by key.
@@ -96,11 +141,7 @@ func (c *Checker) PageLinks(pageID, markdown string) []Link {
 
 func (c *Checker) resolve(pageID string, l markdoc.Link) Link {
 	if l.Kind == markdoc.LinkURL {
-		status := OK
-		if c.appPrefix != "" && strings.HasPrefix(l.Dest, c.appPrefix) {
-			status = InApp
-		}
-		return Link{Target: Target{Kind: TargetURL, URL: l.Dest}, Status: status}
+		return c.urlLink(l.Dest)
 	}
 	if ref, ok := c.resolver.Resolve(pageID, l.Dest); ok {
 		switch ref.Kind {
@@ -120,5 +161,5 @@ func (c *Checker) resolve(pageID string, l markdoc.Link) Link {
 			loc = to
 		}
 	}
-	return Link{Target: Target{Kind: TargetMissing, URL: l.Dest, Location: loc}, Status: Broken}
+	return missing(l.Dest, loc)
 }

@@ -37,33 +37,43 @@ func (s *Service) Index(ctx context.Context, snap *content.Snapshot) (*Index, er
 		}
 		var order []string
 		tree.Walk(func(p contenttree.Page, _ int) bool {
-			if p.Kind == contenttree.KindDocument {
-				order = append(order, p.ID)
-			}
+			order = append(order, p.ID)
 			return true
 		})
-		return Build(s.checker(snap), order, func(id string) string { return tree.Pages[id].Markdown }), nil
+		c := s.checker(snap)
+		return Build(order, func(id string) []Link { return c.linksOf(tree.Pages[id]) }), nil
 	})
 }
 
-// PageLinks returns the targets page pageID links to; pages other than documents have no
-// links. ok is false when the revision has no such page.
+// PageLinks returns the targets page pageID links to: a document's links, a link page's
+// target; groups have none. ok is false when the revision has no such page.
 func (s *Service) PageLinks(ctx context.Context, snap *content.Snapshot, pageID string) (links []Usage, ok bool, err error) {
 	p, found := snap.Tree.Pages[pageID]
 	if !found {
 		return nil, false, nil
 	}
-	if p.Kind != contenttree.KindDocument {
-		return []Usage{}, true, nil
+	if p.Kind == contenttree.KindDocument {
+		if p.Markdown, err = s.content.Markdown(ctx, snap, pageID); err != nil {
+			return nil, true, err
+		}
 	}
-	text, err := s.content.Markdown(ctx, snap, pageID)
-	if err != nil {
-		return nil, true, err
-	}
-	ls := s.checker(snap).PageLinks(pageID, text)
+	ls := s.checker(snap).linksOf(p)
 	out := make([]Usage, len(ls))
 	for i, l := range ls {
 		out[i] = Usage{Link: l, Pages: []string{pageID}}
 	}
 	return out, true, nil
+}
+
+// linksOf returns the links of a page that carries its markdown.
+func (c *Checker) linksOf(p contenttree.Page) []Link {
+	switch p.Kind {
+	case contenttree.KindDocument:
+		return c.PageLinks(p.ID, p.Markdown)
+	case contenttree.KindLink:
+		if l, ok := c.LinkPageTarget(p); ok {
+			return []Link{l}
+		}
+	}
+	return nil
 }

@@ -38,7 +38,8 @@ func importedTree(head *Snapshot, res *gitbookimport.Result, stored map[string]b
 		ref := stored[f.Path]
 		id := fileID(f.Path)
 		t.Files[id] = contenttree.File{ID: id, Name: f.Name, ContentType: f.ContentType, Hash: ref.Hash, Size: ref.Size,
-			Git: contenttree.GitBlob{OID: gitbookimport.GitBlobID(f.Data), Path: res.GitPath(f.Path)}}
+			Dimensions: contenttree.Dimensions{Width: f.Width, Height: f.Height},
+			Git:        contenttree.GitBlob{OID: gitbookimport.GitBlobID(f.Data), Path: res.GitPath(f.Path)}}
 		fileIDs[f.Path] = id
 	}
 

@@ -72,12 +72,13 @@ func decodePage(body []byte) (contenttree.Page, string, error) {
 
 // fileRecord is a file as stored; its bytes are in the blob store under Hash.
 type fileRecord struct {
-	ID          string              `json:"id"`
-	Name        string              `json:"name"`
-	ContentType string              `json:"contentType"`
-	Hash        string              `json:"hash"`
-	Size        int64               `json:"size"`
-	Git         contenttree.GitBlob `json:"git,omitzero"`
+	ID          string                 `json:"id"`
+	Name        string                 `json:"name"`
+	ContentType string                 `json:"contentType"`
+	Hash        string                 `json:"hash"`
+	Size        int64                  `json:"size"`
+	Dimensions  contenttree.Dimensions `json:"dimensions,omitzero"`
+	Git         contenttree.GitBlob    `json:"git,omitzero"`
 }
 
 func encodeFile(f contenttree.File) (string, []byte) {

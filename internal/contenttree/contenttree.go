@@ -61,7 +61,14 @@ type File struct {
 	ContentType string
 	Hash        string // content hash of the bytes
 	Size        int64
-	Git         GitBlob // the file it was imported from, if any
+	Dimensions  Dimensions // of an image whose size could be read; zero otherwise
+	Git         GitBlob    // the file it was imported from, if any
+}
+
+// Dimensions are an image's width and height in pixels.
+type Dimensions struct {
+	Width  int `json:"width"`
+	Height int `json:"height"`
 }
 
 // Tree is the content of one revision. Pages and Files are keyed by id; Variables are the space's

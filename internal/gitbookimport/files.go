@@ -1,6 +1,11 @@
 package gitbookimport
 
 import (
+	"bytes"
+	"image"
+	_ "image/gif" // image sizes
+	_ "image/jpeg"
+	_ "image/png"
 	"io/fs"
 	"net/http"
 	"path"
@@ -52,9 +57,11 @@ func (im *importer) collectFiles() {
 			im.warnf("%s: cannot be read, left out: %v", p, err)
 			continue
 		}
-		im.result.Files = append(im.result.Files, File{
-			Path: p, Name: path.Base(p), ContentType: contentType(p, data), Data: data,
-		})
+		f := File{Path: p, Name: path.Base(p), ContentType: contentType(p, data), Data: data}
+		if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
+			f.Width, f.Height = cfg.Width, cfg.Height
+		}
+		im.result.Files = append(im.result.Files, f)
 	}
 }
 

@@ -98,7 +98,10 @@ type File struct {
 	Path        string `json:"path"`
 	Name        string `json:"name"`
 	ContentType string `json:"contentType"`
-	Data        []byte `json:"-"`
+	// Width and Height are an image's size in pixels, for PNG, JPEG and GIF; 0 otherwise.
+	Width  int    `json:"width,omitempty"`
+	Height int    `json:"height,omitempty"`
+	Data   []byte `json:"-"`
 }
 
 // Import reads a GitBook-style tree.

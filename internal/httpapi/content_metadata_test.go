@@ -1,6 +1,9 @@
 package httpapi_test
 
 import (
+	"bytes"
+	"image"
+	"image/png"
 	"testing"
 
 	"docsd/internal/apitest"
@@ -30,6 +33,7 @@ func TestImportedPageFieldsAndGitMetadata(t *testing.T) {
 	for k, v := range metadataTree() {
 		files["docs-main/"+k] = v
 	}
+	files["docs-main/.gitbook/assets/pic.png"] = pngOf(t, 3, 2)
 	e.Upload(e.Admin, "POST", base+"/content/import", "application/zip", zipOf(t, files)).Expect(201)
 
 	r := e.Get(e.Admin, base+"/content").Expect(200)
@@ -39,8 +43,7 @@ func TestImportedPageFieldsAndGitMetadata(t *testing.T) {
 	home := "pages.0."
 	want := map[string]string{home + "git.path": "docs-main/README.md", home + "git.oid": gitbookimport.GitBlobID([]byte(metadataTree()["README.md"])),
 		home + "variables.product": "Docsd", home + "layout.width": "wide", home + "cover.ref.kind": "file",
-		"pages.1.git.path": "docs-main/guide.md", "files.0.git.path": "docs-main/.gitbook/assets/cover.png",
-		"files.0.git.oid": gitbookimport.GitBlobID([]byte("\x89PNG cover"))}
+		"pages.1.git.path": "docs-main/guide.md"}
 	for k, v := range want {
 		if got := r.Str(k); got != v {
 			t.Fatalf("%s = %q, want %q", k, got, v)
@@ -51,13 +54,24 @@ func TestImportedPageFieldsAndGitMetadata(t *testing.T) {
 		r.Num(home+"cover.yPos") != 4 || r.Bool(home+"layout.outline") {
 		t.Fatalf("home page: %s", r.Body)
 	}
-	if r.Str(home+"cover.ref.file") != r.Str("files.0.id") {
-		t.Fatalf("cover %v is not the imported file", r.Map())
+	byName := map[string]map[string]any{}
+	for _, f := range r.Map()["files"].([]any) {
+		byName[f.(map[string]any)["name"].(string)] = f.(map[string]any)
+	}
+	cover, pic := byName["cover.png"], byName["pic.png"]
+	if r.Str(home+"cover.ref.file") != cover["id"] || cover["dimensions"] != nil {
+		t.Fatalf("cover %v is not the imported file, or has dimensions", cover)
+	}
+	if g := cover["git"].(map[string]any); g["path"] != "docs-main/.gitbook/assets/cover.png" || g["oid"] != gitbookimport.GitBlobID([]byte("\x89PNG cover")) {
+		t.Fatalf("cover's git: %v", g)
+	}
+	if d := pic["dimensions"].(map[string]any); d["width"] != 3.0 || d["height"] != 2.0 {
+		t.Fatalf("image dimensions: %v", d)
 	}
 
 	t.Run("metadata=false leaves git out of every read", func(t *testing.T) {
 		for _, path := range []string{"/content", "/content/pages", "/content/page/" + r.Str("pages.0.id"),
-			"/content/files", "/content/files/" + r.Str("files.0.id")} {
+			"/content/files", "/content/files/" + pic["id"].(string)} {
 			with := e.Get(e.Admin, base+path).Expect(200)
 			without := e.Get(e.Admin, base+path+"?metadata=false").Expect(200)
 			if !containsKey(with.Map(), "git") || containsKey(without.Map(), "git") {
@@ -77,6 +91,15 @@ func TestImportedPageFieldsAndGitMetadata(t *testing.T) {
 			t.Fatal("an untouched page lost its git metadata")
 		}
 	})
+}
+
+// pngOf encodes a w×h PNG image.
+func pngOf(t *testing.T, w, h int) string {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
 }
 
 // containsKey reports whether key appears anywhere in a decoded JSON value.

@@ -60,12 +60,13 @@ type PageURLs struct {
 
 // File is a file of a revision.
 type File struct {
-	ID          string               `json:"id"`
-	Name        string               `json:"name"`
-	ContentType string               `json:"contentType"`
-	DownloadURL string               `json:"downloadURL"`
-	Size        int64                `json:"size"`
-	Git         *contenttree.GitBlob `json:"git,omitempty"`
+	ID          string                  `json:"id"`
+	Name        string                  `json:"name"`
+	ContentType string                  `json:"contentType"`
+	DownloadURL string                  `json:"downloadURL"`
+	Size        int64                   `json:"size"`
+	Dimensions  *contenttree.Dimensions `json:"dimensions,omitempty"`
+	Git         *contenttree.GitBlob    `json:"git,omitempty"`
 }
 
 // PageList is the answer of the pages endpoints.
@@ -129,8 +130,13 @@ func (u URLs) FromPage(spaceID string, snap *content.Snapshot, p contenttree.Pag
 
 // FromFile converts a file; its download URL is the API route that streams its bytes.
 func (u URLs) FromFile(spaceID, revisionID string, f contenttree.File) File {
-	return File{ID: f.ID, Name: f.Name, ContentType: f.ContentType, Size: f.Size, Git: gitBlob(f.Git),
+	out := File{ID: f.ID, Name: f.Name, ContentType: f.ContentType, Size: f.Size, Git: gitBlob(f.Git),
 		DownloadURL: u.API("/spaces/" + Esc(spaceID) + "/revisions/" + Esc(revisionID) + "/files/" + Esc(f.ID) + "/download")}
+	if f.Dimensions != (contenttree.Dimensions{}) {
+		d := f.Dimensions
+		out.Dimensions = &d
+	}
+	return out
 }
 
 func gitBlob(g contenttree.GitBlob) *contenttree.GitBlob {

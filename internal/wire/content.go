@@ -105,6 +105,16 @@ func (u URLs) PageTree(spaceID string, snap *content.Snapshot, parentID string) 
 
 // FromPage converts one page with its subtree; the caller adds markdown or document.
 func (u URLs) FromPage(spaceID string, snap *content.Snapshot, p contenttree.Page) Page {
+	w := u.PageAlone(spaceID, snap, p)
+	if w.Pages != nil {
+		children := u.PageTree(spaceID, snap, p.ID)
+		w.Pages = &children
+	}
+	return w
+}
+
+// PageAlone converts one page without its subtree: documents and groups have empty `pages`.
+func (u URLs) PageAlone(spaceID string, snap *content.Snapshot, p contenttree.Page) Page {
 	w := Page{ID: p.ID, Title: p.Title, Emoji: p.Emoji, Icon: p.Icon, Kind: string(p.Kind), Type: string(p.Kind),
 		Hidden: p.Hidden, Git: gitBlob(p.Git)}
 	if p.Kind == contenttree.KindLink {
@@ -114,8 +124,7 @@ func (u URLs) FromPage(spaceID string, snap *content.Snapshot, p contenttree.Pag
 	path := snap.Paths[p.ID]
 	no, noRobots := p.NoIndex, p.NoRobotsIndex
 	w.Slug, w.Path, w.NoIndex, w.NoRobotsIndex = p.Slug, &path, &no, &noRobots
-	children := u.PageTree(spaceID, snap, p.ID)
-	w.Pages = &children
+	w.Pages = &[]Page{}
 	if p.Kind == contenttree.KindDocument {
 		w.Kind = "sheet" // the API's deprecated kind of a document
 		w.URLs = &PageURLs{App: u.App("/s/" + Esc(spaceID) + "/" + path)}

@@ -71,10 +71,7 @@ type Locator struct {
 // Page locates a page. The page comes without its subtree: a reference names the page, and
 // reading the page gives the rest.
 func (l Locator) Page(id, anchor string) ContentLocation {
-	p := l.FromPage(l.Space.ID, l.Snap, l.Snap.Tree.Pages[id])
-	if p.Pages != nil {
-		p.Pages = &[]Page{}
-	}
+	p := l.PageAlone(l.Space.ID, l.Snap, l.Snap.Tree.Pages[id])
 	loc := l.in("page")
 	loc.Page = &p
 	if anchor != "" {

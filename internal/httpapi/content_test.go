@@ -83,6 +83,7 @@ func TestContentReads(t *testing.T) {
 				"pages.1.pages.0.id": "intro", "pages.1.pages.0.path": "guide/intro",
 				"pages.1.pages.0.pages.0.id": "deep", "pages.1.pages.0.pages.0.path": "guide/intro/deeper",
 				"pages.2.id": "out", "pages.2.type": "link", "pages.2.target.url": "https://example.com",
+				"pages.2.href": "https://example.com",
 			}
 			for k, v := range want {
 				if got := r.Str(k); got != v {

@@ -46,6 +46,7 @@ type Page struct {
 	Layout        json.RawMessage            `json:"layout,omitempty"`
 	Cover         json.RawMessage            `json:"cover,omitempty"`
 	Target        json.RawMessage            `json:"target,omitempty"`
+	Href          string                     `json:"href,omitempty"` // a link page's URL, when it points at one
 	Variables     map[string]json.RawMessage `json:"variables,omitempty"`
 	Hidden        bool                       `json:"hidden"`
 	NoIndex       *bool                      `json:"noIndex,omitempty"`
@@ -119,6 +120,12 @@ func (u URLs) PageAlone(spaceID string, snap *content.Snapshot, p contenttree.Pa
 		Hidden: p.Hidden, Git: gitBlob(p.Git)}
 	if p.Kind == contenttree.KindLink {
 		w.Target = p.Target
+		var ref struct {
+			Kind, URL string
+		}
+		if json.Unmarshal(p.Target, &ref) == nil && ref.Kind == "url" {
+			w.Href = ref.URL
+		}
 		return w
 	}
 	path := snap.Paths[p.ID]

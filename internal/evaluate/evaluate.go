@@ -62,7 +62,7 @@ func Markdown(markdown string, v Vars, mode string) string {
 	if mode != All && mode != DeterministicOnly {
 		return markdown
 	}
-	if !strings.Contains(markdown, `class="expression"`) && !expressionSpan.MatchString(markdown) {
+	if !strings.Contains(markdown, "expression") {
 		return markdown
 	}
 	env := v.env()

@@ -31,7 +31,9 @@ func (s *Service) checker(snap *content.Snapshot) *Checker {
 // Index returns every link of a revision.
 func (s *Service) Index(ctx context.Context, snap *content.Snapshot) (*Index, error) {
 	return content.Derive(s.content, snap.Revision.ID, "linkcheck.index", func() (*Index, error) {
-		tree, err := s.content.Tree(ctx, snap.Revision.ID)
+		// Other requests may be waiting for this computation: the one that started it
+		// going away must not fail theirs.
+		tree, err := s.content.Tree(context.WithoutCancel(ctx), snap.Revision.ID)
 		if err != nil {
 			return nil, err
 		}

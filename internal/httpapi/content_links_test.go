@@ -260,3 +260,22 @@ func TestLinksInALargeSpace(t *testing.T) {
 	}
 	t.Logf("backlinks of the home page (10,000, first 10): %s", took)
 }
+
+// Requests that find a revision's link index missing at the same time get the same answer.
+func TestSpaceLinksConcurrently(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	sp := newSpace(t, e, e.Admin, e.Org, nil)
+	replaceContent(t, e, e.Admin, sp, linkedTree(t, e).tree)
+	const n = 8
+	answers := make(chan *apitest.Resp, n)
+	for range n {
+		go func() { answers <- e.Get(e.Admin, "/v1/spaces/"+sp+"/links") }()
+	}
+	first := string((<-answers).Expect(200).Body)
+	for range n - 1 {
+		if got := string((<-answers).Expect(200).Body); got != first {
+			t.Fatalf("answers differ:\n%s\n%s", first, got)
+		}
+	}
+}

@@ -1,6 +1,13 @@
 package content
 
-import "golang.org/x/sync/singleflight"
+import (
+	"context"
+	"errors"
+
+	"golang.org/x/sync/singleflight"
+
+	"docsd/internal/apperr"
+)
 
 // Values derived from a revision (its link index, for one) never go stale, since a revision
 // never changes: they are computed once per process and kept in a bounded cache beside the
@@ -32,4 +39,15 @@ func Derive[T any](s *Service, revisionID, kind string, build func() (T, error))
 	})
 	t, _ := v.(T)
 	return t, err
+}
+
+// Snapshot returns a revision's content for a caller whose access was checked through a
+// revision it reached this one from (a change request's merge base, which may have been made
+// in the space a duplicate came from).
+func (s *Service) Snapshot(ctx context.Context, revisionID string) (*Snapshot, error) {
+	snap, err := s.snapshot(ctx, s.store.Read(), revisionID)
+	if errors.Is(err, ErrNotFound) {
+		return nil, apperr.NotFoundf("revision %s not found", revisionID)
+	}
+	return snap, err
 }

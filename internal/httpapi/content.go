@@ -71,11 +71,16 @@ func (s *Server) contentAt(r *http.Request, c auth.Caller) (v space.View, snap *
 		return v, snap, nil, err
 	}
 	if ref := r.PathValue("changeRequestId"); ref != "" {
+		// The change request is the space's, so its revision is readable with the space,
+		// even one made in the space this one was duplicated from.
 		got, err := s.ChangeRequests.Get(r.Context(), c, spaceID, ref)
 		if err != nil {
 			return v, nil, nil, err
 		}
-		v, snap, err = s.Content.AtRevision(r.Context(), c, spaceID, got.Revision)
+		if v, err = s.Spaces.Get(r.Context(), c, spaceID); err != nil {
+			return v, nil, nil, err
+		}
+		snap, err = s.Content.Snapshot(r.Context(), got.Revision)
 		return v, snap, &got, err
 	}
 	v, snap, err = s.Content.Head(r.Context(), c, spaceID)

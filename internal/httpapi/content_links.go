@@ -62,10 +62,10 @@ func (h *linkHandlers) read(r *http.Request, c auth.Caller) (linkRead, error) {
 }
 
 // base returns the revision a change request started from (its merge base), whose links
-// tell which of the change request's broken links it broke.
-func (h *linkHandlers) base(r *http.Request, c auth.Caller, rd linkRead) (*content.Snapshot, error) {
-	_, snap, err := h.Content.AtRevision(r.Context(), c, rd.snap.Revision.SpaceID, rd.cr.MergeBase())
-	return snap, err
+// tell which of the change request's broken links it broke. Reading the change request
+// checked access; the base may have been made in the space this one was duplicated from.
+func (h *linkHandlers) base(r *http.Request, rd linkRead) (*content.Snapshot, error) {
+	return h.Content.Snapshot(r.Context(), rd.cr.MergeBase())
 }
 
 func (h *linkHandlers) spaceLinks(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
@@ -89,7 +89,7 @@ func (h *linkHandlers) spaceLinks(w http.ResponseWriter, r *http.Request, c auth
 	}
 	var base []linkcheck.Usage
 	if rd.cr != nil {
-		snap, err := h.base(r, c, rd)
+		snap, err := h.base(r, rd)
 		if err != nil {
 			return err
 		}
@@ -121,7 +121,7 @@ func (h *linkHandlers) pageLinks(w http.ResponseWriter, r *http.Request, c auth.
 	}
 	var base []linkcheck.Usage
 	if rd.cr != nil {
-		snap, err := h.base(r, c, rd)
+		snap, err := h.base(r, rd)
 		if err != nil {
 			return err
 		}

@@ -279,3 +279,28 @@ func TestSpaceLinksConcurrently(t *testing.T) {
 		}
 	}
 }
+
+// A duplicate's change request may start from a revision made in the space it was copied
+// from; its link check still compares with that revision.
+func TestChangeRequestLinksInADuplicate(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	src := newSpace(t, e, e.Admin, e.Org, nil)
+	replaceContent(t, e, e.Admin, src, linkedTree(t, e).tree)
+	dup := e.Post(e.Admin, "/v1/spaces/"+src+"/duplicate", nil).Expect(201).Str("id")
+	cr := newChangeRequest(t, e, e.Admin, dup, "in the copy")
+	moved := linkedTree(t, e).tree
+	p := moved.Pages["home"]
+	p.Markdown = "No links any more.\n"
+	moved.Pages["home"] = p
+	replaceContent(t, e, e.Admin, dup, moved)
+	r := e.Get(e.Admin, crPath(dup, cr)+"/links").Expect(200)
+	if r.Num("stats.broken.total") != 2 || r.Num("stats.broken.changeRequest") != 0 {
+		t.Fatalf("stats: %v", r.Map()["stats"])
+	}
+	e.Get(e.Admin, crPath(dup, cr)+"/content/page/home/links").Expect(200)
+	// Its content reads as well, though its revision is no head of the copy's.
+	if got := e.Get(e.Admin, crPath(dup, cr)+"/content/page/home?format=markdown").Expect(200).Str("markdown"); got == p.Markdown {
+		t.Fatal("the change request shows the copy's head")
+	}
+}

@@ -115,6 +115,7 @@ func (a *App) Listen() error {
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
 		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, Comments: a.Comments, Ready: a.DB.Ping,
+		ImportSyncPages: a.Config.ImportSyncPages,
 	}
 	if a.DB.Engine == store.SQLite {
 		deps.Generation = a.DB.Generation

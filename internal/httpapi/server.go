@@ -37,6 +37,8 @@ type Deps struct {
 	ChangeRequests *changereq.Service
 	GitImport      *gitimport.Service
 	Comments       *comment.Service
+	// ImportSyncPages is the most pages an uploaded import commits within its request.
+	ImportSyncPages int
 	// Ready reports whether the server can serve traffic (the database answers).
 	Ready func(ctx context.Context) error
 	// Generation detects database changes for the GET answer cache (see respcache.go);

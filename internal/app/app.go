@@ -141,6 +141,9 @@ func (a *App) Listen() error {
 	return nil
 }
 
+// Handler is the HTTP API, once Listen has built it: for measuring it in-process.
+func (a *App) Handler() http.Handler { return a.http.Handler }
+
 // Addr is the address the server listens on.
 func (a *App) Addr() string { return a.listener.Addr().String() }
 

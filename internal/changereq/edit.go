@@ -89,8 +89,8 @@ func (s *Service) CreatePage(ctx context.Context, c auth.Caller, spaceID, ref st
 		kind = contenttree.KindDocument
 	}
 	p := contenttree.Page{ID: ids.New(), Kind: kind}
-	return s.editPages(ctx, c, spaceID, ref, p.ID, func(tree *contenttree.Tree) (content.Changes, error) {
-		p, err := apply(tree, p, e)
+	return s.editPages(ctx, c, spaceID, ref, p.ID, func(snap *content.Snapshot) (content.Changes, error) {
+		p, err := apply(snap.Tree, p, e)
 		return content.Changes{UpsertPages: []contenttree.Page{p}}, err
 	})
 }
@@ -107,12 +107,19 @@ func (s *Service) UpdatePage(ctx context.Context, c auth.Caller, spaceID, ref, p
 	if e.Title.Set && value(e.Title) == "" {
 		return EditResult{}, apperr.Invalidf("title: must be 1 to %d characters", PageTitleMax)
 	}
-	return s.editPages(ctx, c, spaceID, ref, pageID, func(tree *contenttree.Tree) (content.Changes, error) {
-		p, found := tree.Pages[pageID]
+	return s.editPages(ctx, c, spaceID, ref, pageID, func(snap *content.Snapshot) (content.Changes, error) {
+		p, found := snap.Tree.Pages[pageID]
 		if !found {
 			return content.Changes{}, apperr.NotFoundf("page %s not found in the change request", pageID)
 		}
-		p, err := apply(tree, p, e)
+		if !e.Markdown.Set { // the snapshot's pages carry no markdown: keep the page's own
+			md, err := s.content.Markdown(ctx, snap, pageID)
+			if err != nil {
+				return content.Changes{}, err
+			}
+			p.Markdown = md
+		}
+		p, err := apply(snap.Tree, p, e)
 		return content.Changes{UpsertPages: []contenttree.Page{p}}, err
 	})
 }
@@ -120,15 +127,14 @@ func (s *Service) UpdatePage(ctx context.Context, c auth.Caller, spaceID, ref, p
 // DeletePage removes a page and every page under it. A page that is not there is already
 // deleted: no revision is made.
 func (s *Service) DeletePage(ctx context.Context, c auth.Caller, spaceID, ref, pageID string) (EditResult, error) {
-	return s.editPages(ctx, c, spaceID, ref, pageID, func(tree *contenttree.Tree) (content.Changes, error) {
+	return s.editPages(ctx, c, spaceID, ref, pageID, func(snap *content.Snapshot) (content.Changes, error) {
+		tree := snap.Tree
 		if _, found := tree.Pages[pageID]; !found {
 			return content.Changes{}, errNothingToDo
 		}
 		removed := []string{pageID}
 		for i := 0; i < len(removed); i++ {
-			for _, child := range tree.Children(removed[i]) {
-				removed = append(removed, child.ID)
-			}
+			removed = append(removed, snap.Children(removed[i])...)
 		}
 		return content.Changes{RemovePages: removed}, nil
 	})
@@ -217,8 +223,10 @@ func slugOf(title, id string) string {
 }
 
 // editPages commits the changes that change makes to the change request's content, as a new
-// revision of the change request. The space's head does not move.
-func (s *Service) editPages(ctx context.Context, c auth.Caller, spaceID, ref, pageID string, change func(*contenttree.Tree) (content.Changes, error)) (EditResult, error) {
+// revision of the change request. The space's head does not move. change reads the change
+// request's content as a shared snapshot (whose pages carry no markdown) and must not modify
+// it: loading every page's markdown would make an edit cost the size of the space.
+func (s *Service) editPages(ctx context.Context, c auth.Caller, spaceID, ref, pageID string, change func(*content.Snapshot) (content.Changes, error)) (EditResult, error) {
 	v, err := s.canWrite(ctx, c, spaceID)
 	if err != nil {
 		return EditResult{}, err
@@ -230,11 +238,11 @@ func (s *Service) editPages(ctx context.Context, c auth.Caller, spaceID, ref, pa
 		if err != nil {
 			return err
 		}
-		tree, err := s.content.Tree(ctx, cr.Revision)
+		snap, err := s.content.RevisionByID(ctx, cr.Revision)
 		if err != nil {
 			return err
 		}
-		ch, err := change(tree)
+		ch, err := change(snap)
 		if err == errNothingToDo {
 			out = EditResult{PageID: pageID, Revision: cr.Revision}
 			return nil

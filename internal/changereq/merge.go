@@ -26,6 +26,14 @@ const mergeAttempts = 3
 // merge3 merges ours and theirs against base, or answers 409 naming the pages in conflict. It
 // returns the changes that turn ours into the result.
 func (s *Service) merge3(ctx context.Context, baseID, oursID, theirsID string) (content.Changes, error) {
+	// When only one side moved since the base, the merge is that side's changes: no tree is
+	// loaded, and the cost follows the size of the change rather than of the space.
+	switch baseID {
+	case theirsID:
+		return content.Changes{Variables: map[string]json.RawMessage{}}, nil
+	case oursID:
+		return s.content.Delta(ctx, baseID, theirsID)
+	}
 	var trees [3]*contenttree.Tree
 	for i, id := range []string{baseID, oursID, theirsID} {
 		t, err := s.content.Tree(ctx, id)

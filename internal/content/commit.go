@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -45,7 +46,10 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 	if err != nil {
 		return Revision{}, Stats{}, err
 	}
-	next := base.Tree.Clone()
+	// The base's maps are shared with its snapshot, so the new tree starts from shallow copies
+	// (snapshots are never changed) and only the changed pages are looked at afterwards.
+	next := &contenttree.Tree{Pages: maps.Clone(base.Tree.Pages), Files: maps.Clone(base.Tree.Files),
+		Variables: maps.Clone(base.Tree.Variables)}
 	for _, id := range ch.RemovePages {
 		delete(next.Pages, id)
 	}
@@ -71,8 +75,10 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 			return Revision{}, Stats{}, apperr.Invalidf("markdown: page %s (%q) must be UTF-8 text without NUL characters", p.ID, p.Title)
 		}
 	}
-	if err := next.Validate(); err != nil {
-		return Revision{}, Stats{}, invalidTree(err)
+	changed := changedPages(ch)
+	children := patchChildren(base, next, changed)
+	if problems := next.CheckPages(changed, func(id string) []string { return children[id] }); len(problems) > 0 {
+		return Revision{}, Stats{}, invalidTree(&contenttree.InvalidError{Problems: problems})
 	}
 
 	objects := map[string]Object{}
@@ -141,24 +147,22 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 	}
 	// The new snapshot follows from the base without another read. If tx rolls back, the
 	// revision id is never handed out, so the cached entry is merely unused.
-	snap := &Snapshot{Revision: rev, Tree: next,
+	for _, p := range ch.UpsertPages {
+		p.Markdown = "" // a snapshot's pages carry no markdown
+		next.Pages[p.ID] = p
+	}
+	snap := &Snapshot{Revision: rev, Tree: next, children: children, Paths: patchPaths(base, next, children, changed),
 		pageHashes: patch(base.pageHashes, pageChanges), fileHashes: patch(base.fileHashes, fileChanges),
 		markdownHashes: patch(base.markdownHashes, markdownHashes)}
-	for id := range snap.Tree.Pages {
-		p := snap.Tree.Pages[id]
-		p.Markdown = ""
-		snap.Tree.Pages[id] = p
-	}
-	snap.index()
 	s.snapshots.put(rev.ID, snap)
 	return rev, st, nil
 }
 
 // patch returns a copy of m with changes applied ("" removes).
 func patch(m, changes map[string]string) map[string]string {
-	out := make(map[string]string, len(m)+len(changes))
-	for k, v := range m {
-		out[k] = v
+	out := maps.Clone(m)
+	if out == nil {
+		out = map[string]string{}
 	}
 	for k, v := range changes {
 		if v == "" {

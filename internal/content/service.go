@@ -22,18 +22,21 @@ type Service struct {
 	markdown  *cache[string]
 }
 
-// Cache bounds: a snapshot of a 10,000-page space is a few megabytes.
+// Cache bounds: a snapshot of a 10,000-page space is a few megabytes, so snapshots are
+// bounded by the pages and files they hold together (one unit each), not by their number.
 const (
-	maxSnapshots = 64
-	maxNodes     = 200_000
-	maxMarkdown  = 20_000
+	maxSnapshotEntries = 100_000
+	maxNodes           = 200_000
+	maxMarkdown        = 20_000
 )
 
 // NewService returns the content service.
 func NewService(st Store, spaces *space.Service, c clock.Clock) *Service {
-	return &Service{store: st, spaces: spaces, clock: c, snapshots: newCache[*Snapshot](maxSnapshots),
+	return &Service{store: st, spaces: spaces, clock: c, snapshots: newWeighedCache(maxSnapshotEntries, snapshotWeight),
 		nodeCache: newCache[*node](maxNodes), markdown: newCache[string](maxMarkdown)}
 }
+
+func snapshotWeight(s *Snapshot) int { return len(s.Tree.Pages) + len(s.Tree.Files) + 1 }
 
 // Head returns the space's current content, for a caller with read access (404 otherwise).
 func (s *Service) Head(ctx context.Context, c auth.Caller, spaceID string) (space.View, *Snapshot, error) {

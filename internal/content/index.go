@@ -1,0 +1,113 @@
+package content
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+
+	"docsd/internal/contenttree"
+)
+
+// A commit derives the new snapshot's children lists and paths from its base's, redoing only
+// what the changed pages touch, so that committing one page of a large space does not walk
+// the whole tree. Snapshot.index does the same from scratch, for a decoded revision.
+
+// changedPages lists the ids of the pages a change upserts or removes, once each.
+func changedPages(ch Changes) []string {
+	ids := make([]string, 0, len(ch.UpsertPages)+len(ch.RemovePages))
+	for _, p := range ch.UpsertPages {
+		ids = append(ids, p.ID)
+	}
+	ids = append(ids, ch.RemovePages...)
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+// patchChildren returns next's children lists: base's, with the lists of every parent a
+// changed page left or joined rebuilt. Lists are shared with base, never changed in place.
+func patchChildren(base *Snapshot, next *contenttree.Tree, changed []string) map[string][]string {
+	children := maps.Clone(base.children)
+	if children == nil {
+		children = map[string][]string{}
+	}
+	isChanged := map[string]bool{}
+	parents := map[string]bool{}
+	for _, id := range changed {
+		isChanged[id] = true
+		if p, ok := base.Tree.Pages[id]; ok {
+			parents[p.ParentID] = true
+		}
+		if p, ok := next.Pages[id]; ok {
+			parents[p.ParentID] = true
+		}
+	}
+	for parent := range parents {
+		var list []string
+		for _, id := range base.children[parent] {
+			if !isChanged[id] {
+				list = append(list, id)
+			}
+		}
+		for _, id := range changed {
+			if p, ok := next.Pages[id]; ok && p.ParentID == parent {
+				list = append(list, id)
+			}
+		}
+		slices.SortFunc(list, func(a, b string) int {
+			pa, pb := next.Pages[a], next.Pages[b]
+			return cmp.Or(cmp.Compare(pa.Order, pb.Order), cmp.Compare(a, b))
+		})
+		if len(list) == 0 {
+			delete(children, parent)
+		} else {
+			children[parent] = list
+		}
+	}
+	return children
+}
+
+// patchPaths returns next's paths: base's, with those of the changed pages and of every page
+// below one whose path changed computed again.
+func patchPaths(base *Snapshot, next *contenttree.Tree, children map[string][]string, changed []string) map[string]string {
+	paths := maps.Clone(base.Paths)
+	if paths == nil {
+		paths = map[string]string{}
+	}
+	var redo func(id string)
+	redo = func(id string) {
+		old, had := paths[id]
+		p, ok := next.Pages[id]
+		path, reachable := "", false
+		if ok && p.Kind != contenttree.KindLink {
+			if p.ParentID == "" {
+				path, reachable = p.Slug, true
+			} else if parentPath, has := paths[p.ParentID]; has {
+				path, reachable = parentPath+"/"+p.Slug, true
+			}
+		}
+		if reachable {
+			paths[id] = path
+		} else {
+			delete(paths, id)
+		}
+		if had != reachable || old != path {
+			for _, child := range children[id] {
+				redo(child)
+			}
+		}
+	}
+	// Parents before children: a changed page's path depends on its parent's.
+	ordered := slices.Clone(changed)
+	depth := func(id string) int {
+		n := 0
+		for p, ok := next.Pages[id]; ok && p.ParentID != "" && n <= len(next.Pages); p, ok = next.Pages[p.ParentID] {
+			n++
+		}
+		return n
+	}
+	slices.SortStableFunc(ordered, func(a, b string) int { return cmp.Compare(depth(a), depth(b)) })
+	for _, id := range ordered {
+		redo(id)
+	}
+	return paths
+}

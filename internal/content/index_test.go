@@ -1,0 +1,115 @@
+package content
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"docsd/internal/contenttree"
+)
+
+// randomTree is a valid tree of n pages: groups and documents at the top, documents and
+// links below, a few levels deep.
+func randomTree(r *rand.Rand, n int) *contenttree.Tree {
+	t := contenttree.New()
+	var ids []string
+	for i := range n {
+		id := fmt.Sprintf("p%03d", i)
+		p := contenttree.Page{ID: id, Kind: contenttree.KindDocument, Slug: fmt.Sprintf("s%d", i), Order: fmt.Sprintf("%03d", r.IntN(1000))}
+		if len(ids) > 0 && r.IntN(3) > 0 {
+			parent := t.Pages[ids[r.IntN(len(ids))]]
+			if parent.Kind == contenttree.KindDocument {
+				p.ParentID = parent.ID
+				if r.IntN(6) == 0 {
+					p.Kind = contenttree.KindLink
+				}
+			}
+		} else if r.IntN(4) == 0 {
+			p.Kind = contenttree.KindGroup
+		}
+		t.Pages[id] = p
+		ids = append(ids, id)
+	}
+	return t
+}
+
+// randomChange upserts or removes a few pages, sometimes making the tree invalid.
+func randomChange(r *rand.Rand, t *contenttree.Tree) Changes {
+	var ch Changes
+	ids := slices.Sorted(maps.Keys(t.Pages))
+	for range 1 + r.IntN(3) {
+		id := ids[r.IntN(len(ids))]
+		p := t.Pages[id]
+		switch r.IntN(6) {
+		case 0:
+			ch.RemovePages = append(ch.RemovePages, id) // its children, if any, lose their parent
+		case 1:
+			p.ParentID = ids[r.IntN(len(ids))] // a move, maybe under itself or a link
+			ch.UpsertPages = append(ch.UpsertPages, p)
+		case 2:
+			p.Slug = fmt.Sprintf("s%d", r.IntN(len(ids))) // maybe a sibling's
+			ch.UpsertPages = append(ch.UpsertPages, p)
+		case 3:
+			p.Order = fmt.Sprintf("%03d", r.IntN(1000))
+			ch.UpsertPages = append(ch.UpsertPages, p)
+		case 4:
+			ch.UpsertPages = append(ch.UpsertPages, contenttree.Page{ID: fmt.Sprintf("n%d", r.IntN(1000)),
+				ParentID: p.ParentID, Kind: contenttree.KindDocument, Slug: fmt.Sprintf("s%d", r.IntN(50)), Order: "500"})
+		default:
+			p.Kind = contenttree.KindLink // a document that becomes a link keeps its children
+			ch.UpsertPages = append(ch.UpsertPages, p)
+		}
+	}
+	return ch
+}
+
+// TestCommitIndexMatchesAFullIndex checks that the children lists, paths and validity a
+// commit derives from its base's agree with those computed from the whole new tree.
+func TestCommitIndexMatchesAFullIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	invalid := 0
+	for round := range 3000 {
+		base := &Snapshot{Tree: randomTree(r, 2+r.IntN(40))}
+		if base.Tree.Validate() != nil {
+			continue
+		}
+		base.index()
+		ch := randomChange(r, base.Tree)
+		next := &contenttree.Tree{Pages: maps.Clone(base.Tree.Pages), Files: map[string]contenttree.File{}}
+		for _, id := range ch.RemovePages {
+			delete(next.Pages, id)
+		}
+		for _, p := range ch.UpsertPages {
+			next.Pages[p.ID] = p
+		}
+		changed := changedPages(ch)
+		children := patchChildren(base, next, changed)
+		problems := next.CheckPages(changed, func(id string) []string { return children[id] })
+		full := next.Check()
+		if (len(problems) == 0) != (len(full) == 0) {
+			t.Fatalf("round %d: incremental check %v, full check %v", round, problems, full)
+		}
+		if len(full) > 0 {
+			invalid++
+			continue
+		}
+		want := &Snapshot{Tree: next}
+		want.index()
+		for k, v := range want.children {
+			if !slices.Equal(children[k], v) {
+				t.Fatalf("round %d: children of %q = %v, want %v", round, k, children[k], v)
+			}
+		}
+		if len(children) != len(want.children) {
+			t.Fatalf("round %d: %d children lists, want %d", round, len(children), len(want.children))
+		}
+		if paths := patchPaths(base, next, children, changed); !maps.Equal(paths, want.Paths) {
+			t.Fatalf("round %d: paths %v, want %v", round, paths, want.Paths)
+		}
+	}
+	if invalid < 100 {
+		t.Fatalf("only %d invalid changes were tried", invalid)
+	}
+}

@@ -24,7 +24,7 @@ type options struct {
 	reps     int
 	reads    int
 	postgres string
-	strict   bool
+	require  map[string]bool // targets ("a" to "e") whose MISS fails the run
 	keep     bool
 	// cpuProfile, when set, makes the server serving each size write a CPU profile to
 	// cpuProfile.<pages>, for go tool pprof.
@@ -49,7 +49,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.reps, "reps", 7, "change request rounds per size (their median is compared), after one warm-up round")
 	fs.IntVar(&o.reads, "reads", 2000, "in-process page reads per size")
 	fs.StringVar(&o.postgres, "postgres", "", "run on PostgreSQL: a postgres:// URL of a database the benchmark may make schemas in (default: SQLite)")
-	fs.BoolVar(&o.strict, "strict", false, "exit 1 when a target is missed")
+	require := fs.String("require", "", "targets whose MISS makes the run exit 1, comma-separated letters a to e, or \"all\" (default: none; the table is printed either way)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the working directory (data, server logs) and print where it is")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write the serving server's CPU profile of each size to FILE.<pages> (go tool pprof)")
 	if err := fs.Parse(args); err != nil {
@@ -61,6 +61,20 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 			return o, fmt.Errorf("-sizes: %q is not a page count between 2 and 100000", s)
 		}
 		o.sizes = append(o.sizes, n)
+	}
+	o.require = map[string]bool{}
+	for _, t := range strings.Split(*require, ",") {
+		switch t = strings.TrimSpace(t); t {
+		case "":
+		case "all":
+			for _, l := range []string{"a", "b", "c", "d", "e"} {
+				o.require[l] = true
+			}
+		case "a", "b", "c", "d", "e":
+			o.require[t] = true
+		default:
+			return o, fmt.Errorf("-require: %q is not a target letter a to e", t)
+		}
 	}
 	if o.reps < 1 || o.reps > 100 || o.reads < 1 || o.reads > 1_000_000 {
 		return o, fmt.Errorf("-reps must be 1 to 100 and -reads 1 to 1000000")
@@ -102,7 +116,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 	}
 	r := report{engine: engine, results: results, elapsed: time.Since(began)}
 	r.print(stdout)
-	if o.strict && r.missed() {
+	if missed := r.missed(o.require); len(missed) > 0 {
+		fmt.Fprintf(stdout, "\nrequired targets missed: %s\n", strings.Join(missed, ", "))
 		return 1, nil
 	}
 	return 0, nil

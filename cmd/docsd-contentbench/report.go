@@ -27,6 +27,7 @@ type report struct {
 }
 
 type verdictLine struct {
+	letter                 string
 	name, measured, target string
 	ok, known              bool // known is false when the run did not measure it
 }
@@ -73,17 +74,22 @@ func (r report) verdicts() []verdictLine {
 			mem.measured, mem.ok, mem.known = mb(res.servingRSS)+" MB", res.servingRSS < servingRSSMax, true
 		}
 	}
-	return append(out, imp, read, mem)
+	out = append(out, imp, read, mem)
+	for i := range out {
+		out[i].letter = string(rune('a' + i))
+	}
+	return out
 }
 
-// missed reports whether a measured target was missed.
-func (r report) missed() bool {
+// missed lists the required targets that were missed, or not measured at all.
+func (r report) missed(required map[string]bool) []string {
+	var out []string
 	for _, v := range r.verdicts() {
-		if v.known && !v.ok {
-			return true
+		if required[v.letter] && (!v.known || !v.ok) {
+			out = append(out, v.letter)
 		}
 	}
-	return false
+	return out
 }
 
 func (r report) print(w io.Writer) {

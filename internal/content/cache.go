@@ -56,3 +56,12 @@ func (c *cache[V]) put(k string, v V) {
 	c.m[k] = v
 	c.weight += w
 }
+
+func (c *cache[V]) remove(k string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.m[k]; ok {
+		delete(c.m, k)
+		c.weight -= c.weightOf(old)
+	}
+}

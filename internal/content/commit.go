@@ -46,27 +46,15 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 	if err != nil {
 		return Revision{}, Stats{}, err
 	}
-	// The base's maps are shared with its snapshot, so the new tree starts from shallow copies
-	// (snapshots are never changed) and only the changed pages are looked at afterwards.
-	next := &contenttree.Tree{Pages: maps.Clone(base.Tree.Pages), Files: maps.Clone(base.Tree.Files),
-		Variables: maps.Clone(base.Tree.Variables)}
-	for _, id := range ch.RemovePages {
-		delete(next.Pages, id)
-	}
-	for _, p := range ch.UpsertPages {
-		next.Pages[p.ID] = p
-	}
-	for _, id := range ch.RemoveFiles {
-		delete(next.Files, id)
-	}
-	for _, f := range ch.UpsertFiles {
-		next.Files[f.ID] = f
+	variables := maps.Clone(base.Tree.Variables)
+	if variables == nil {
+		variables = map[string]json.RawMessage{}
 	}
 	for k, v := range ch.Variables {
 		if v == nil {
-			delete(next.Variables, k)
+			delete(variables, k)
 		} else {
-			next.Variables[k] = v
+			variables[k] = v
 		}
 	}
 	for _, p := range ch.UpsertPages {
@@ -75,9 +63,11 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 			return Revision{}, Stats{}, apperr.Invalidf("markdown: page %s (%q) must be UTF-8 text without NUL characters", p.ID, p.Title)
 		}
 	}
+	// Only the pages a change can affect are checked, on a tree of just those pages: copying
+	// the whole tree would make every commit cost the size of the space.
 	changed := changedPages(ch)
-	children := patchChildren(base, next, changed)
-	if problems := next.CheckPages(changed, func(id string) []string { return children[id] }); len(problems) > 0 {
+	near, children := neighbourhood(base, ch, changed)
+	if problems := near.CheckPages(changed, func(id string) []string { return children[id] }); len(problems) > 0 {
 		return Revision{}, Stats{}, invalidTree(&contenttree.InvalidError{Problems: problems})
 	}
 
@@ -135,7 +125,7 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 	st.Objects = len(objects) + len(texts)
 
 	rev := Revision{ID: ids.New(), SpaceID: m.SpaceID, Parents: m.Parents, Type: m.Type, PagesRoot: pagesRoot,
-		FilesRoot: filesRoot, Variables: next.Variables, AuthorID: m.AuthorID, CreatedAt: now}
+		FilesRoot: filesRoot, Variables: variables, AuthorID: m.AuthorID, CreatedAt: now}
 	if rev.Parents == nil {
 		rev.Parents = []string{baseID}
 	}
@@ -147,14 +137,17 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 	}
 	// The new snapshot follows from the base without another read. If tx rolls back, the
 	// revision id is never handed out, so the cached entry is merely unused.
-	for _, p := range ch.UpsertPages {
-		p.Markdown = "" // a snapshot's pages carry no markdown
-		next.Pages[p.ID] = p
+	// The new revision's snapshot is derived from the base's when something first reads it:
+	// a change request's revision is often never read whole (a merge takes its delta), and
+	// deriving it copies maps the size of the space.
+	kept := ch // without markdown, which snapshots do not carry
+	kept.UpsertPages = make([]contenttree.Page, len(ch.UpsertPages))
+	for i, p := range ch.UpsertPages {
+		p.Markdown = ""
+		kept.UpsertPages[i] = p
 	}
-	snap := &Snapshot{Revision: rev, Tree: next, children: children, Paths: patchPaths(base, next, children, changed),
-		pageHashes: patch(base.pageHashes, pageChanges), fileHashes: patch(base.fileHashes, fileChanges),
-		markdownHashes: patch(base.markdownHashes, markdownHashes)}
-	s.snapshots.put(rev.ID, snap)
+	s.pending.put(rev.ID, &pendingSnapshot{rev: rev, baseID: baseID, changes: kept, changed: changed,
+		children: children, pageChanges: pageChanges, fileChanges: fileChanges, markdownHashes: markdownHashes})
 	return rev, st, nil
 }
 

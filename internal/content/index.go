@@ -2,6 +2,7 @@ package content
 
 import (
 	"cmp"
+	"encoding/json"
 	"maps"
 	"slices"
 
@@ -110,4 +111,97 @@ func patchPaths(base *Snapshot, next *contenttree.Tree, children map[string][]st
 		redo(id)
 	}
 	return paths
+}
+
+// neighbourhood returns the part of the changed tree that checking a change needs, and the
+// changed tree's children lists: the changed pages, the siblings they leave or join, their
+// ancestors, and their children.
+func neighbourhood(base *Snapshot, ch Changes, changed []string) (*contenttree.Tree, map[string][]string) {
+	upserted := make(map[string]contenttree.Page, len(ch.UpsertPages))
+	for _, p := range ch.UpsertPages {
+		upserted[p.ID] = p
+	}
+	removed := make(map[string]bool, len(ch.RemovePages))
+	for _, id := range ch.RemovePages {
+		removed[id] = true
+	}
+	near := contenttree.New()
+	add := func(id string) bool {
+		if _, done := near.Pages[id]; done {
+			return false
+		}
+		p, ok := upserted[id]
+		if !ok && !removed[id] {
+			p, ok = base.Tree.Pages[id]
+		}
+		if ok {
+			near.Pages[id] = p
+		}
+		return ok
+	}
+	for _, id := range changed {
+		add(id)
+		if p, ok := base.Tree.Pages[id]; ok {
+			for _, sib := range base.children[p.ParentID] {
+				add(sib)
+			}
+		}
+		if p, ok := near.Pages[id]; ok {
+			for _, sib := range base.children[p.ParentID] {
+				add(sib)
+			}
+			// Ancestors, up to the top, a missing parent, or a page already taken (a cycle).
+			for parent := p.ParentID; parent != "" && add(parent); parent = near.Pages[parent].ParentID {
+			}
+		}
+	}
+	children := patchChildren(base, near, changed)
+	for _, id := range changed {
+		for _, child := range children[id] {
+			add(child)
+		}
+	}
+	return near, children
+}
+
+// pendingSnapshot is what a commit knows of its revision's snapshot before anything reads it.
+type pendingSnapshot struct {
+	rev                                      Revision
+	baseID                                   string
+	changes                                  Changes
+	changed                                  []string
+	children                                 map[string][]string
+	pageChanges, fileChanges, markdownHashes map[string]string
+}
+
+// derive builds the snapshot from its base's.
+func (ps *pendingSnapshot) derive(base *Snapshot) *Snapshot {
+	next := &contenttree.Tree{Pages: maps.Clone(base.Tree.Pages), Files: maps.Clone(base.Tree.Files),
+		Variables: ps.rev.Variables}
+	if next.Pages == nil {
+		next.Pages = map[string]contenttree.Page{}
+	}
+	if next.Files == nil {
+		next.Files = map[string]contenttree.File{}
+	}
+	if next.Variables == nil {
+		next.Variables = map[string]json.RawMessage{}
+	}
+	for _, id := range ps.changes.RemovePages {
+		delete(next.Pages, id)
+	}
+	for _, p := range ps.changes.UpsertPages {
+		p.Markdown = "" // a snapshot's pages carry no markdown
+		next.Pages[p.ID] = p
+	}
+	for _, id := range ps.changes.RemoveFiles {
+		delete(next.Files, id)
+	}
+	for _, f := range ps.changes.UpsertFiles {
+		next.Files[f.ID] = f
+	}
+	return &Snapshot{Revision: ps.rev, Tree: next, children: ps.children,
+		Paths:      patchPaths(base, next, ps.children, ps.changed),
+		pageHashes: patch(base.pageHashes, ps.pageChanges), fileHashes: patch(base.fileHashes, ps.fileChanges),
+		markdownHashes: patch(base.markdownHashes, ps.markdownHashes)}
 }

@@ -65,8 +65,9 @@ func randomChange(r *rand.Rand, t *contenttree.Tree) Changes {
 	return ch
 }
 
-// TestCommitIndexMatchesAFullIndex checks that the children lists, paths and validity a
-// commit derives from its base's agree with those computed from the whole new tree.
+// TestCommitIndexMatchesAFullIndex checks that the validity a commit checks on the changed
+// pages' neighbourhood, and the children lists, paths and tree it derives from its base's,
+// agree with those computed from the whole new tree.
 func TestCommitIndexMatchesAFullIndex(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	invalid := 0
@@ -85,8 +86,8 @@ func TestCommitIndexMatchesAFullIndex(t *testing.T) {
 			next.Pages[p.ID] = p
 		}
 		changed := changedPages(ch)
-		children := patchChildren(base, next, changed)
-		problems := next.CheckPages(changed, func(id string) []string { return children[id] })
+		near, children := neighbourhood(base, ch, changed)
+		problems := near.CheckPages(changed, func(id string) []string { return children[id] })
 		full := next.Check()
 		if (len(problems) == 0) != (len(full) == 0) {
 			t.Fatalf("round %d: incremental check %v, full check %v", round, problems, full)
@@ -105,8 +106,13 @@ func TestCommitIndexMatchesAFullIndex(t *testing.T) {
 		if len(children) != len(want.children) {
 			t.Fatalf("round %d: %d children lists, want %d", round, len(children), len(want.children))
 		}
-		if paths := patchPaths(base, next, children, changed); !maps.Equal(paths, want.Paths) {
-			t.Fatalf("round %d: paths %v, want %v", round, paths, want.Paths)
+		ps := &pendingSnapshot{changes: ch, changed: changed, children: children}
+		got := ps.derive(base)
+		if !maps.Equal(got.Paths, want.Paths) {
+			t.Fatalf("round %d: paths %v, want %v", round, got.Paths, want.Paths)
+		}
+		if !got.Tree.Equal(next) {
+			t.Fatalf("round %d: derived tree differs", round)
 		}
 	}
 	if invalid < 100 {

@@ -18,6 +18,7 @@ type Service struct {
 	spaces    *space.Service
 	clock     clock.Clock
 	snapshots *cache[*Snapshot]
+	pending   *cache[*pendingSnapshot] // revisions committed here whose snapshot is not derived yet
 	nodeCache *cache[*node]
 	markdown  *cache[string]
 }
@@ -26,17 +27,23 @@ type Service struct {
 // bounded by the pages and files they hold together (one unit each), not by their number.
 const (
 	maxSnapshotEntries = 100_000
+	maxPendingPages    = 100_000
 	maxNodes           = 200_000
 	maxMarkdown        = 20_000
 )
 
 // NewService returns the content service.
 func NewService(st Store, spaces *space.Service, c clock.Clock) *Service {
-	return &Service{store: st, spaces: spaces, clock: c, snapshots: newWeighedCache(maxSnapshotEntries, snapshotWeight),
+	return &Service{store: st, spaces: spaces, clock: c, snapshots: newWeighedCache(maxSnapshotEntries, snapshotWeight), pending: newWeighedCache(maxPendingPages, pendingWeight),
 		nodeCache: newCache[*node](maxNodes), markdown: newCache[string](maxMarkdown)}
 }
 
 func snapshotWeight(s *Snapshot) int { return len(s.Tree.Pages) + len(s.Tree.Files) + 1 }
+
+func pendingWeight(ps *pendingSnapshot) int {
+	ch := ps.changes
+	return len(ch.UpsertPages) + len(ch.RemovePages) + len(ch.UpsertFiles) + len(ch.RemoveFiles) + 1
+}
 
 // Head returns the space's current content, for a caller with read access (404 otherwise).
 func (s *Service) Head(ctx context.Context, c auth.Caller, spaceID string) (space.View, *Snapshot, error) {

@@ -60,6 +60,18 @@ func (s *Service) snapshot(ctx context.Context, tx Tx, id string) (*Snapshot, er
 	if snap, ok := s.snapshots.get(id); ok {
 		return snap, nil
 	}
+	if ps, ok := s.pending.get(id); ok {
+		// A commit derives its snapshot from its base, which it had at hand, so a chain of
+		// pending bases is only as long as the bases evicted from the cache meanwhile.
+		base, err := s.snapshot(ctx, tx, ps.baseID)
+		if err != nil {
+			return nil, err
+		}
+		snap := ps.derive(base)
+		s.snapshots.put(id, snap)
+		s.pending.remove(id)
+		return snap, nil
+	}
 	rev, err := tx.Revision(ctx, id)
 	if err != nil {
 		return nil, err

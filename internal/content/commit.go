@@ -42,11 +42,17 @@ type Stats struct {
 // move any head (see MoveHead). The result must be a valid tree (contenttree.Tree.Validate),
 // or Commit fails with a 400 naming the problems and writes nothing that anything points to.
 func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, m Meta, now time.Time) (Revision, Stats, error) {
-	base, err := s.snapshot(ctx, tx, baseID)
+	base, err := s.view(ctx, tx, baseID)
 	if err != nil {
 		return Revision{}, Stats{}, err
 	}
-	variables := maps.Clone(base.Tree.Variables)
+	if base.depth >= maxChain {
+		snap := base.derive()
+		s.snapshots.put(baseID, snap)
+		s.pending.remove(baseID)
+		base = &View{snap: snap}
+	}
+	variables := maps.Clone(base.variables())
 	if variables == nil {
 		variables = map[string]json.RawMessage{}
 	}
@@ -82,7 +88,7 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 		h, body, md := encodePage(p)
 		pageChanges[p.ID] = h
 		markdownHashes[p.ID] = md
-		if base.pageHashes[p.ID] != h {
+		if base.pageHash(p.ID) != h {
 			objects[h] = Object{Kind: KindPage, Body: body}
 			texts[md] = p.Markdown
 		}
@@ -94,16 +100,16 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 	for _, f := range ch.UpsertFiles {
 		h, body := encodeFile(f)
 		fileChanges[f.ID] = h
-		if base.fileHashes[f.ID] != h {
+		if base.fileHash(f.ID) != h {
 			objects[h] = Object{Kind: KindFile, Body: body}
 		}
 	}
 	w := newTrieWriter(s.nodes(tx))
-	pagesRoot, err := w.apply(ctx, base.Revision.PagesRoot, 0, pageChanges)
+	pagesRoot, err := w.apply(ctx, base.Revision().PagesRoot, 0, pageChanges)
 	if err != nil {
 		return Revision{}, Stats{}, err
 	}
-	filesRoot, err := w.apply(ctx, base.Revision.FilesRoot, 0, fileChanges)
+	filesRoot, err := w.apply(ctx, base.Revision().FilesRoot, 0, fileChanges)
 	if err != nil {
 		return Revision{}, Stats{}, err
 	}
@@ -140,14 +146,7 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 	// The new revision's snapshot is derived from the base's when something first reads it:
 	// a change request's revision is often never read whole (a merge takes its delta), and
 	// deriving it copies maps the size of the space.
-	kept := ch // without markdown, which snapshots do not carry
-	kept.UpsertPages = make([]contenttree.Page, len(ch.UpsertPages))
-	for i, p := range ch.UpsertPages {
-		p.Markdown = ""
-		kept.UpsertPages[i] = p
-	}
-	s.pending.put(rev.ID, &pendingSnapshot{rev: rev, baseID: baseID, changes: kept, changed: changed,
-		children: children, pageChanges: pageChanges, fileChanges: fileChanges, markdownHashes: markdownHashes})
+	s.pending.put(rev.ID, newPending(rev, baseID, ch, changed, children, pageChanges, fileChanges, markdownHashes))
 	return rev, st, nil
 }
 

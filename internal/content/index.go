@@ -2,7 +2,6 @@ package content
 
 import (
 	"cmp"
-	"encoding/json"
 	"maps"
 	"slices"
 
@@ -26,8 +25,8 @@ func changedPages(ch Changes) []string {
 
 // patchChildren returns next's children lists: base's, with the lists of every parent a
 // changed page left or joined rebuilt. Lists are shared with base, never changed in place.
-func patchChildren(base *Snapshot, next *contenttree.Tree, changed []string) map[string][]string {
-	children := maps.Clone(base.children)
+func patchChildren(base *View, next *contenttree.Tree, changed []string) map[string][]string {
+	children := maps.Clone(base.childMap())
 	if children == nil {
 		children = map[string][]string{}
 	}
@@ -35,7 +34,7 @@ func patchChildren(base *Snapshot, next *contenttree.Tree, changed []string) map
 	parents := map[string]bool{}
 	for _, id := range changed {
 		isChanged[id] = true
-		if p, ok := base.Tree.Pages[id]; ok {
+		if p, ok := base.Page(id); ok {
 			parents[p.ParentID] = true
 		}
 		if p, ok := next.Pages[id]; ok {
@@ -44,7 +43,7 @@ func patchChildren(base *Snapshot, next *contenttree.Tree, changed []string) map
 	}
 	for parent := range parents {
 		var list []string
-		for _, id := range base.children[parent] {
+		for _, id := range base.Children(parent) {
 			if !isChanged[id] {
 				list = append(list, id)
 			}
@@ -116,7 +115,7 @@ func patchPaths(base *Snapshot, next *contenttree.Tree, children map[string][]st
 // neighbourhood returns the part of the changed tree that checking a change needs, and the
 // changed tree's children lists: the changed pages, the siblings they leave or join, their
 // ancestors, and their children.
-func neighbourhood(base *Snapshot, ch Changes, changed []string) (*contenttree.Tree, map[string][]string) {
+func neighbourhood(base *View, ch Changes, changed []string) (*contenttree.Tree, map[string][]string) {
 	upserted := make(map[string]contenttree.Page, len(ch.UpsertPages))
 	for _, p := range ch.UpsertPages {
 		upserted[p.ID] = p
@@ -132,7 +131,7 @@ func neighbourhood(base *Snapshot, ch Changes, changed []string) (*contenttree.T
 		}
 		p, ok := upserted[id]
 		if !ok && !removed[id] {
-			p, ok = base.Tree.Pages[id]
+			p, ok = base.Page(id)
 		}
 		if ok {
 			near.Pages[id] = p
@@ -141,13 +140,13 @@ func neighbourhood(base *Snapshot, ch Changes, changed []string) (*contenttree.T
 	}
 	for _, id := range changed {
 		add(id)
-		if p, ok := base.Tree.Pages[id]; ok {
-			for _, sib := range base.children[p.ParentID] {
+		if p, ok := base.Page(id); ok {
+			for _, sib := range base.Children(p.ParentID) {
 				add(sib)
 			}
 		}
 		if p, ok := near.Pages[id]; ok {
-			for _, sib := range base.children[p.ParentID] {
+			for _, sib := range base.Children(p.ParentID) {
 				add(sib)
 			}
 			// Ancestors, up to the top, a missing parent, or a page already taken (a cycle).
@@ -164,44 +163,33 @@ func neighbourhood(base *Snapshot, ch Changes, changed []string) (*contenttree.T
 	return near, children
 }
 
-// pendingSnapshot is what a commit knows of its revision's snapshot before anything reads it.
+// pendingSnapshot is what a commit knows of its revision before its snapshot is derived:
+// the changes on top of its base, without markdown, and the children lists (whole: they are
+// small, one list per page that has pages under it).
 type pendingSnapshot struct {
 	rev                                      Revision
 	baseID                                   string
 	changes                                  Changes
 	changed                                  []string
+	upserted                                 map[string]contenttree.Page
+	removed                                  map[string]bool
 	children                                 map[string][]string
 	pageChanges, fileChanges, markdownHashes map[string]string
 }
 
-// derive builds the snapshot from its base's.
-func (ps *pendingSnapshot) derive(base *Snapshot) *Snapshot {
-	next := &contenttree.Tree{Pages: maps.Clone(base.Tree.Pages), Files: maps.Clone(base.Tree.Files),
-		Variables: ps.rev.Variables}
-	if next.Pages == nil {
-		next.Pages = map[string]contenttree.Page{}
+func newPending(rev Revision, baseID string, ch Changes, changed []string, children map[string][]string,
+	pageChanges, fileChanges, markdownHashes map[string]string) *pendingSnapshot {
+	ps := &pendingSnapshot{rev: rev, baseID: baseID, changes: ch, changed: changed, children: children,
+		upserted: make(map[string]contenttree.Page, len(ch.UpsertPages)), removed: make(map[string]bool, len(ch.RemovePages)),
+		pageChanges: pageChanges, fileChanges: fileChanges, markdownHashes: markdownHashes}
+	ps.changes.UpsertPages = make([]contenttree.Page, len(ch.UpsertPages))
+	for i, p := range ch.UpsertPages {
+		p.Markdown = "" // snapshots carry no markdown
+		ps.changes.UpsertPages[i] = p
+		ps.upserted[p.ID] = p
 	}
-	if next.Files == nil {
-		next.Files = map[string]contenttree.File{}
+	for _, id := range ch.RemovePages {
+		ps.removed[id] = true
 	}
-	if next.Variables == nil {
-		next.Variables = map[string]json.RawMessage{}
-	}
-	for _, id := range ps.changes.RemovePages {
-		delete(next.Pages, id)
-	}
-	for _, p := range ps.changes.UpsertPages {
-		p.Markdown = "" // a snapshot's pages carry no markdown
-		next.Pages[p.ID] = p
-	}
-	for _, id := range ps.changes.RemoveFiles {
-		delete(next.Files, id)
-	}
-	for _, f := range ps.changes.UpsertFiles {
-		next.Files[f.ID] = f
-	}
-	return &Snapshot{Revision: ps.rev, Tree: next, children: ps.children,
-		Paths:      patchPaths(base, next, ps.children, ps.changed),
-		pageHashes: patch(base.pageHashes, ps.pageChanges), fileHashes: patch(base.fileHashes, ps.fileChanges),
-		markdownHashes: patch(base.markdownHashes, ps.markdownHashes)}
+	return ps
 }

@@ -86,7 +86,7 @@ func TestCommitIndexMatchesAFullIndex(t *testing.T) {
 			next.Pages[p.ID] = p
 		}
 		changed := changedPages(ch)
-		near, children := neighbourhood(base, ch, changed)
+		near, children := neighbourhood(&View{snap: base}, ch, changed)
 		problems := near.CheckPages(changed, func(id string) []string { return children[id] })
 		full := next.Check()
 		if (len(problems) == 0) != (len(full) == 0) {
@@ -106,8 +106,7 @@ func TestCommitIndexMatchesAFullIndex(t *testing.T) {
 		if len(children) != len(want.children) {
 			t.Fatalf("round %d: %d children lists, want %d", round, len(children), len(want.children))
 		}
-		ps := &pendingSnapshot{changes: ch, changed: changed, children: children}
-		got := ps.derive(base)
+		got := (&View{ps: newPending(Revision{}, "", ch, changed, children, nil, nil, nil), base: &View{snap: base}, depth: 1}).derive()
 		if !maps.Equal(got.Paths, want.Paths) {
 			t.Fatalf("round %d: paths %v, want %v", round, got.Paths, want.Paths)
 		}
@@ -117,5 +116,57 @@ func TestCommitIndexMatchesAFullIndex(t *testing.T) {
 	}
 	if invalid < 100 {
 		t.Fatalf("only %d invalid changes were tried", invalid)
+	}
+}
+
+// TestViewChainsDeriveTheirTree stacks several commits' changes as pending levels and checks
+// that reading through the view, and deriving it, give the tree applying them one by one.
+func TestViewChainsDeriveTheirTree(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for round := range 500 {
+		base := &Snapshot{Tree: randomTree(r, 2+r.IntN(40))}
+		if base.Tree.Validate() != nil {
+			continue
+		}
+		base.index()
+		view := &View{snap: base}
+		cur := base.Tree
+		for level := range 1 + r.IntN(5) {
+			ch := randomChange(r, cur)
+			changed := changedPages(ch)
+			near, children := neighbourhood(view, ch, changed)
+			if len(near.CheckPages(changed, func(id string) []string { return children[id] })) > 0 {
+				continue
+			}
+			next := &contenttree.Tree{Pages: maps.Clone(cur.Pages), Files: map[string]contenttree.File{}}
+			for _, id := range ch.RemovePages {
+				delete(next.Pages, id)
+			}
+			for _, p := range ch.UpsertPages {
+				next.Pages[p.ID] = p
+			}
+			if err := next.Validate(); err != nil {
+				t.Fatalf("round %d level %d: the neighbourhood check passed a tree with problems: %v", round, level, err)
+			}
+			ps := newPending(Revision{ID: fmt.Sprint(level)}, "", ch, changed, children, nil, nil, nil)
+			view = &View{ps: ps, base: view, depth: view.depth + 1}
+			cur = next
+		}
+		for id, p := range cur.Pages {
+			if got, ok := view.Page(id); !ok || got.Slug != p.Slug || got.ParentID != p.ParentID {
+				t.Fatalf("round %d: page %s through the view: %+v %v", round, id, got, ok)
+			}
+		}
+		got := view.derive()
+		want := &Snapshot{Tree: cur}
+		want.index()
+		if !got.Tree.Equal(cur) || !maps.Equal(got.Paths, want.Paths) {
+			t.Fatalf("round %d: derived tree or paths differ: %v, want %v", round, got.Paths, want.Paths)
+		}
+		for k, v := range want.children {
+			if !slices.Equal(got.children[k], v) {
+				t.Fatalf("round %d: children of %q = %v, want %v", round, k, got.children[k], v)
+			}
+		}
 	}
 }

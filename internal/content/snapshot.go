@@ -60,14 +60,12 @@ func (s *Service) snapshot(ctx context.Context, tx Tx, id string) (*Snapshot, er
 	if snap, ok := s.snapshots.get(id); ok {
 		return snap, nil
 	}
-	if ps, ok := s.pending.get(id); ok {
-		// A commit derives its snapshot from its base, which it had at hand, so a chain of
-		// pending bases is only as long as the bases evicted from the cache meanwhile.
-		base, err := s.snapshot(ctx, tx, ps.baseID)
+	if _, ok := s.pending.get(id); ok {
+		v, err := s.view(ctx, tx, id)
 		if err != nil {
 			return nil, err
 		}
-		snap := ps.derive(base)
+		snap := v.derive()
 		s.snapshots.put(id, snap)
 		s.pending.remove(id)
 		return snap, nil

@@ -46,7 +46,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs := flag.NewFlagSet("docsd-contentbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	sizes := fs.String("sizes", "10,1000,10000", "space sizes in pages, comma-separated; the targets compare the smallest and the largest, and (c) needs 1000")
-	fs.IntVar(&o.reps, "reps", 7, "change request rounds per size (their median is compared), after one warm-up round")
+	fs.IntVar(&o.reps, "reps", 15, "change request rounds per size, alternating between sizes (their medians are compared), after one warm-up round")
 	fs.IntVar(&o.reads, "reads", 2000, "in-process page reads per size")
 	fs.StringVar(&o.postgres, "postgres", "", "run on PostgreSQL: a postgres:// URL of a database the benchmark may make schemas in (default: SQLite)")
 	require := fs.String("require", "", "targets whose MISS makes the run exit 1, comma-separated letters a to e, or \"all\" (default: none; the table is printed either way)")
@@ -105,14 +105,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 		engine = "postgres"
 	}
 	began := time.Now()
-	var results []sizeResult
+	var runs []*sizeRun
+	defer func() {
+		for _, sr := range runs {
+			sr.close()
+		}
+	}()
 	for _, n := range o.sizes {
-		fmt.Fprintf(stderr, "measuring %d pages on %s...\n", n, engine)
-		res, err := measureSize(ctx, o, bin, work, n)
+		fmt.Fprintf(stderr, "importing %d pages on %s...\n", n, engine)
+		sr, err := setUp(ctx, o, bin, work, n)
 		if err != nil {
 			return 1, fmt.Errorf("%d pages: %w", n, err)
 		}
-		results = append(results, res)
+		runs = append(runs, sr)
+	}
+	fmt.Fprintf(stderr, "change request rounds, alternating between sizes...\n")
+	if err := cycleRounds(ctx, runs, o.reps); err != nil {
+		return 1, err
+	}
+	var results []sizeResult
+	for _, sr := range runs {
+		fmt.Fprintf(stderr, "edit sizes, reads and memory at %d pages...\n", len(sr.ids))
+		if err := sr.measureRest(ctx, o); err != nil {
+			return 1, fmt.Errorf("%d pages: %w", len(sr.ids), err)
+		}
+		results = append(results, sr.res)
 	}
 	r := report{engine: engine, results: results, elapsed: time.Since(began)}
 	r.print(stdout)

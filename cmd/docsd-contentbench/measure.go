@@ -34,96 +34,138 @@ type database struct {
 	drop         func()
 }
 
-// measureSize builds a space of n pages through the API and measures it.
-func measureSize(ctx context.Context, o options, bin, work string, n int) (sizeResult, error) {
-	res := sizeResult{pages: n}
-	db, err := freshDatabase(ctx, o, work, n)
-	if err != nil {
-		return res, err
-	}
-	defer db.drop()
-	logPath := filepath.Join(work, fmt.Sprintf("docsd-%d.log", n))
-	srv, err := startDocsd(ctx, bin, db.dataDir, db.url, logPath, "")
-	if err != nil {
-		return res, err
-	}
-	token := srv.token
-	c := newAPI(srv.base, token)
-	var orgs struct{ Items []idOnly }
-	if err := c.call(ctx, "GET", "/v1/orgs", "", nil, 200, &orgs); err != nil || len(orgs.Items) == 0 {
-		srv.stop()
-		return res, fmt.Errorf("organizations: %v", err)
-	}
-	var sp idOnly
-	if err := c.send(ctx, "POST", "/v1/orgs/"+orgs.Items[0].ID+"/spaces", map[string]any{"title": fmt.Sprintf("%d pages", n)}, 201, &sp); err != nil {
-		srv.stop()
-		return res, err
-	}
-	archive, err := markdownTree(n)
-	if err != nil {
-		srv.stop()
-		return res, err
-	}
-	start := time.Now()
-	err = c.call(ctx, "POST", "/v1/spaces/"+sp.ID+"/content/import", "application/gzip", archive, 201, nil)
-	res.importTime = time.Since(start)
-	if err == nil {
-		res.importRSS, err = srv.peakRSS()
-	}
-	srv.stop()
-	if err != nil {
-		return res, err
-	}
+// sizeRun is one size's space, served by its own docsd, between set-up and measurement.
+type sizeRun struct {
+	res     sizeResult
+	db      database
+	srv     *child
+	api     *api
+	token   string
+	spaceID string
+	ids     []string
+	counter *store.DB // the same database, opened here to count what edits write
+}
 
-	// A fresh process serves the space, so its peak is the serving one, not the import's.
+func (sr *sizeRun) close() {
+	if sr.counter != nil {
+		sr.counter.Close()
+	}
+	if sr.srv != nil {
+		sr.srv.stop()
+	}
+	sr.db.drop()
+}
+
+// setUp builds a space of n pages through the API (timing the import), then restarts docsd
+// so that its peak memory is that of serving the space, not of importing it.
+func setUp(ctx context.Context, o options, bin, work string, n int) (*sizeRun, error) {
+	sr := &sizeRun{res: sizeResult{pages: n}}
+	var err error
+	if sr.db, err = freshDatabase(ctx, o, work, n); err != nil {
+		return nil, err
+	}
+	logPath := filepath.Join(work, fmt.Sprintf("docsd-%d.log", n))
+	if sr.srv, err = startDocsd(ctx, bin, sr.db.dataDir, sr.db.url, logPath, ""); err != nil {
+		sr.close()
+		return nil, err
+	}
+	sr.token = sr.srv.token
+	if err := sr.importSpace(ctx, n); err != nil {
+		sr.close()
+		return nil, err
+	}
+	sr.srv.stop()
+	sr.srv = nil
 	var profile string
 	if o.cpuProfile != "" {
 		profile = fmt.Sprintf("%s.%d", o.cpuProfile, n)
 	}
-	if srv, err = startDocsd(ctx, bin, db.dataDir, db.url, logPath, profile); err != nil {
-		return res, err
+	if sr.srv, err = startDocsd(ctx, bin, sr.db.dataDir, sr.db.url, logPath, profile); err != nil {
+		sr.close()
+		return nil, err
 	}
-	defer srv.stop()
-	c = newAPI(srv.base, token)
-	ids, err := c.pageIDs(ctx, sp.ID)
+	sr.api = newAPI(sr.srv.base, sr.token)
+	if sr.ids, err = sr.api.pageIDs(ctx, sr.spaceID); err == nil && len(sr.ids) != n {
+		err = fmt.Errorf("the import made %d pages, want %d", len(sr.ids), n)
+	}
+	if err == nil {
+		sr.counter, err = store.Open(ctx, sr.db.url)
+	}
 	if err != nil {
-		return res, err
+		sr.close()
+		return nil, err
 	}
-	if len(ids) != n {
-		return res, fmt.Errorf("the import made %d pages, want %d", len(ids), n)
-	}
-	counter, err := store.Open(ctx, db.url)
-	if err != nil {
-		return res, err
-	}
-	defer counter.Close()
-	for r := range o.reps + 1 { // the first round warms up and is not counted
-		page := ids[(n/2+r)%n]
-		took, err := cycle(ctx, c, sp.ID, page, r)
-		if err != nil {
-			return res, err
-		}
-		if r > 0 {
-			res.cycles = append(res.cycles, took)
-		}
-		written, err := editBytes(ctx, c, counter, sp.ID, ids[(n/3+r)%n], r)
-		if err != nil {
-			return res, err
-		}
-		res.editBytes = append(res.editBytes, written)
-	}
-	for _, id := range sample(ids, 20) {
-		if err := c.call(ctx, "GET", "/v1/spaces/"+sp.ID+"/content/page/"+id, "", nil, 200, nil); err != nil {
-			return res, err
-		}
-	}
-	if res.servingRSS, err = srv.peakRSS(); err != nil {
-		return res, err
-	}
-	srv.stop()
+	return sr, nil
+}
 
-	res.readP50, res.readP99, err = inProcessReads(ctx, db, token, sp.ID, ids, o.reads)
-	return res, err
+// importSpace creates the space and imports the generated tree into it.
+func (sr *sizeRun) importSpace(ctx context.Context, n int) error {
+	c := newAPI(sr.srv.base, sr.token)
+	var orgs struct{ Items []idOnly }
+	if err := c.call(ctx, "GET", "/v1/orgs", "", nil, 200, &orgs); err != nil || len(orgs.Items) == 0 {
+		return fmt.Errorf("organizations: %v", err)
+	}
+	var sp idOnly
+	if err := c.send(ctx, "POST", "/v1/orgs/"+orgs.Items[0].ID+"/spaces", map[string]any{"title": fmt.Sprintf("%d pages", n)}, 201, &sp); err != nil {
+		return err
+	}
+	sr.spaceID = sp.ID
+	archive, err := markdownTree(n)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	if err := c.call(ctx, "POST", "/v1/spaces/"+sp.ID+"/content/import", "application/gzip", archive, 201, nil); err != nil {
+		return err
+	}
+	sr.res.importTime = time.Since(start)
+	sr.res.importRSS, err = sr.srv.peakRSS()
+	return err
+}
+
+// cycleRounds times change request rounds on every size, alternating between them round
+// by round so that the machine's other load falls on all sizes alike. The first round warms
+// up and is not counted.
+func cycleRounds(ctx context.Context, runs []*sizeRun, reps int) error {
+	for r := range reps + 1 {
+		for _, sr := range runs {
+			n := len(sr.ids)
+			took, err := cycle(ctx, sr.api, sr.spaceID, sr.ids[(n/2+r)%n], r)
+			if err != nil {
+				return fmt.Errorf("%d pages: %w", n, err)
+			}
+			if r > 0 {
+				sr.res.cycles = append(sr.res.cycles, took)
+			}
+		}
+	}
+	return nil
+}
+
+// measureRest counts what page edits write, reads pages through the API, reads the server's
+// peak memory, stops it, and times page reads in-process.
+func (sr *sizeRun) measureRest(ctx context.Context, o options) error {
+	n := len(sr.ids)
+	for r := range max(o.reps, 3) {
+		written, err := editBytes(ctx, sr.api, sr.counter, sr.spaceID, sr.ids[(n/3+r)%n], r)
+		if err != nil {
+			return err
+		}
+		sr.res.editBytes = append(sr.res.editBytes, written)
+	}
+	for _, id := range sample(sr.ids, 20) {
+		if err := sr.api.call(ctx, "GET", "/v1/spaces/"+sr.spaceID+"/content/page/"+id, "", nil, 200, nil); err != nil {
+			return err
+		}
+	}
+	var err error
+	if sr.res.servingRSS, err = sr.srv.peakRSS(); err != nil {
+		return err
+	}
+	sr.srv.stop()
+	sr.srv = nil
+	sr.res.readP50, sr.res.readP99, err = inProcessReads(ctx, sr.db, sr.token, sr.spaceID, sr.ids, o.reads)
+	return err
 }
 
 // cycle creates a change request, edits one page in it and merges it, and times the three.

@@ -141,29 +141,12 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 	if err := tx.InsertRevision(ctx, rev); err != nil {
 		return Revision{}, st, err
 	}
-	// The new snapshot follows from the base without another read. If tx rolls back, the
-	// revision id is never handed out, so the cached entry is merely unused.
-	// The new revision's snapshot is derived from the base's when something first reads it:
-	// a change request's revision is often never read whole (a merge takes its delta), and
-	// deriving it copies maps the size of the space.
+	// The new revision is kept as its changes over the base (see View) and derived into a
+	// snapshot when something first reads it whole: a change request's revision often never
+	// is (a merge takes its delta), and deriving copies maps the size of the space. If tx
+	// rolls back, the revision id is never handed out, so the entry is merely unused.
 	s.pending.put(rev.ID, newPending(rev, baseID, ch, changed, children, pageChanges, fileChanges, markdownHashes))
 	return rev, st, nil
-}
-
-// patch returns a copy of m with changes applied ("" removes).
-func patch(m, changes map[string]string) map[string]string {
-	out := maps.Clone(m)
-	if out == nil {
-		out = map[string]string{}
-	}
-	for k, v := range changes {
-		if v == "" {
-			delete(out, k)
-		} else {
-			out[k] = v
-		}
-	}
-	return out
 }
 
 // ChangesTo lists the changes that turn snap's content into next, page by page: pages and

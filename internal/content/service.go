@@ -34,12 +34,15 @@ const (
 
 // NewService returns the content service.
 func NewService(st Store, spaces *space.Service, c clock.Clock) *Service {
-	return &Service{store: st, spaces: spaces, clock: c, snapshots: newWeighedCache(maxSnapshotEntries, snapshotWeight), pending: newWeighedCache(maxPendingPages, pendingWeight),
+	return &Service{store: st, spaces: spaces, clock: c,
+		snapshots: newWeighedCache(maxSnapshotEntries, snapshotWeight),
+		pending:   newWeighedCache(maxPendingPages, pendingWeight),
 		nodeCache: newCache[*node](maxNodes), markdown: newCache[string](maxMarkdown)}
 }
 
 func snapshotWeight(s *Snapshot) int { return len(s.Tree.Pages) + len(s.Tree.Files) + 1 }
 
+// pendingWeight counts what a pending revision holds: its changes, not its space.
 func pendingWeight(ps *pendingSnapshot) int {
 	ch := ps.changes
 	return len(ch.UpsertPages) + len(ch.RemovePages) + len(ch.UpsertFiles) + len(ch.RemoveFiles) + 1

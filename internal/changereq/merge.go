@@ -34,13 +34,9 @@ func (s *Service) merge3(ctx context.Context, baseID, oursID, theirsID string) (
 	case oursID:
 		return s.content.Delta(ctx, baseID, theirsID)
 	}
-	var trees [3]*contenttree.Tree
-	for i, id := range []string{baseID, oursID, theirsID} {
-		t, err := s.content.Tree(ctx, id)
-		if err != nil {
-			return content.Changes{}, err
-		}
-		trees[i] = t
+	trees, err := s.content.MergeTrees(ctx, baseID, oursID, theirsID)
+	if err != nil {
+		return content.Changes{}, err
 	}
 	merged, conflicts := contenttree.Merge(trees[0], trees[1], trees[2])
 	if len(conflicts) > 0 {
@@ -54,7 +50,8 @@ func (s *Service) merge3(ctx context.Context, baseID, oursID, theirsID string) (
 		}
 		return content.Changes{}, apperr.Conflictf("the change request conflicts with the space's content: %s", strings.Join(parts, "; "))
 	}
-	return changesBetween(trees[1], merged), nil
+	changes := changesBetween(trees[1], merged)
+	return changes, s.content.ResolveMarkdown(ctx, &changes)
 }
 
 // changesBetween lists the changes that turn old into next. (content.ChangesTo does the same

@@ -52,3 +52,26 @@ func TestChangeRequestUpdateTakesTheHeadsDelta(t *testing.T) {
 		t.Fatalf("after the merge\n%s\nwant\n%s", after.Body, want.Body)
 	}
 }
+
+// TestChangeRequestMergesOnePageEditedOnBothSides merges line by line a page whose markdown
+// both the head and the change request changed, in different paragraphs, while other pages
+// changed on one side only keep their text.
+func TestChangeRequestMergesOnePageEditedOnBothSides(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	sp, _ := crSpace(t, e)
+	a := newChangeRequest(t, e, e.Admin, sp, "a")
+	b := newChangeRequest(t, e, e.Admin, sp, "b")
+	editPage(t, e, sp, a, "p1", map[string]any{"markdown": "First paragraph, by a.\n\nSecond paragraph.\n"})
+	editPage(t, e, sp, a, "p2", map[string]any{"markdown": "Two, by a.\n"})
+	editPage(t, e, sp, b, "p1", map[string]any{"markdown": "First paragraph.\n\nSecond paragraph, by b.\n"})
+	e.Post(e.Admin, crPath(sp, a)+"/merge", nil).Expect(200)
+
+	e.Post(e.Admin, crPath(sp, b)+"/merge", nil).Expect(200)
+	if got := pageAt(e, sp, "", "p1").Expect(200).Str("markdown"); got != "First paragraph, by a.\n\nSecond paragraph, by b.\n" {
+		t.Fatalf("merged p1: %q", got)
+	}
+	if got := pageAt(e, sp, "", "p2").Expect(200).Str("markdown"); got != "Two, by a.\n" {
+		t.Fatalf("p2, changed on the head only: %q", got)
+	}
+}

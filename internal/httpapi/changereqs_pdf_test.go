@@ -194,9 +194,11 @@ func TestChangeRequestPDFLinkIsChecked(t *testing.T) {
 		expectWords(t, pdfWords(t, strings.Replace(url, e.URL, other.BaseURL, 1)), []string{"Alpha paragraph."}, nil)
 	})
 	t.Run("the link expires after an hour", func(t *testing.T) {
+		_, _, first := fetchPDF(t, url)
 		e.Clock.Advance(59 * time.Minute)
-		if status, _, _ := fetchPDF(t, url); status != 200 {
-			t.Fatalf("after 59 minutes: %d", status)
+		// The same bytes, although the PDF records when it was drawn: it was kept, not redrawn.
+		if status, _, again := fetchPDF(t, url); status != 200 || !bytes.Equal(again, first) {
+			t.Fatalf("after 59 minutes: %d, same bytes %v", status, bytes.Equal(again, first))
 		}
 		e.Clock.Advance(2 * time.Minute)
 		status, _, body := fetchPDF(t, url)

@@ -1,6 +1,7 @@
 package pdfexport
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -32,6 +33,7 @@ type Service struct {
 	signer   signer
 	clock    clock.Clock
 	maxPages int
+	rendered renderedCache
 }
 
 // NewService returns the service. key signs links; a PDF holds at most maxPages pages.
@@ -84,6 +86,11 @@ func (s *Service) Render(ctx context.Context, token string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	key := renderedKey(t)
+	if b, ok := s.rendered.get(key); ok {
+		_, err := w.Write(b)
+		return err
+	}
 	snap, err := s.content.RevisionByID(ctx, t.Revision)
 	if err != nil {
 		return err
@@ -108,7 +115,13 @@ func (s *Service) Render(ctx context.Context, token string, w io.Writer) error {
 		}
 		doc.Pages[i] = pdfrender.Page{Title: p.Title, Markdown: texts[p.ID], Path: location, Depth: p.depth}
 	}
-	return pdfrender.Render(w, doc, pdfrender.Options{Images: s.images(ctx, snap.Tree), Date: s.clock.Now()})
+	var buf bytes.Buffer
+	if err := pdfrender.Render(&buf, doc, pdfrender.Options{Images: s.images(ctx, snap.Tree), Date: s.clock.Now()}); err != nil {
+		return err
+	}
+	s.rendered.put(key, buf.Bytes())
+	_, err = w.Write(buf.Bytes())
+	return err
 }
 
 // selected is a page chosen for the PDF, with its depth below the selection's top.

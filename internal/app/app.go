@@ -11,6 +11,7 @@ import (
 	"docsd/internal/fetch"
 	"docsd/internal/gitfetch"
 	"docsd/internal/gitimport"
+	"docsd/internal/pdfexport"
 	"errors"
 	"fmt"
 	"io"
@@ -50,6 +51,7 @@ type App struct {
 	ChangeRequests *changereq.Service
 	GitImport      *gitimport.Service
 	Comments       *comment.Service
+	PDF            *pdfexport.Service
 	Blobs          blob.Store
 	Cursors        *paging.Codec
 	Jobs           *jobs.Queue // register handlers in Open; the worker loop runs during Serve
@@ -99,6 +101,12 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.GitImport = gitimport.NewService(a.Content, a.Blobs, a.Jobs,
 		gitfetch.Options{Fetch: fetch.FromConfig(cfg)}, cfg.GitImportSyncPages)
 	a.Jobs.Register(gitimport.JobKind, a.GitImport.HandleJob)
+	pdfKey, err := db.Setting(ctx, "pdf_link_key", ids.Secret)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	a.PDF = pdfexport.NewService(a.Content, a.ChangeRequests, a.Blobs, []byte(pdfKey), a.Clock, cfg.PDFMaxPages)
 	return a, nil
 }
 
@@ -115,6 +123,7 @@ func (a *App) Listen() error {
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
 		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, Comments: a.Comments, Ready: a.DB.Ping,
+		PDF: a.PDF, ImportSyncPages: a.Config.ImportSyncPages,
 	}
 	if a.DB.Engine == store.SQLite {
 		deps.Generation = a.DB.Generation
@@ -131,6 +140,9 @@ func (a *App) Listen() error {
 	}
 	return nil
 }
+
+// Handler is the HTTP API, once Listen has built it: for measuring it in-process.
+func (a *App) Handler() http.Handler { return a.http.Handler }
 
 // Addr is the address the server listens on.
 func (a *App) Addr() string { return a.listener.Addr().String() }

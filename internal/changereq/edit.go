@@ -89,8 +89,8 @@ func (s *Service) CreatePage(ctx context.Context, c auth.Caller, spaceID, ref st
 		kind = contenttree.KindDocument
 	}
 	p := contenttree.Page{ID: ids.New(), Kind: kind}
-	return s.editPages(ctx, c, spaceID, ref, p.ID, func(tree *contenttree.Tree) (content.Changes, error) {
-		p, err := apply(tree, p, e)
+	return s.editPages(ctx, c, spaceID, ref, p.ID, func(v *content.View) (content.Changes, error) {
+		p, err := apply(v, p, e)
 		return content.Changes{UpsertPages: []contenttree.Page{p}}, err
 	})
 }
@@ -107,12 +107,19 @@ func (s *Service) UpdatePage(ctx context.Context, c auth.Caller, spaceID, ref, p
 	if e.Title.Set && value(e.Title) == "" {
 		return EditResult{}, apperr.Invalidf("title: must be 1 to %d characters", PageTitleMax)
 	}
-	return s.editPages(ctx, c, spaceID, ref, pageID, func(tree *contenttree.Tree) (content.Changes, error) {
-		p, found := tree.Pages[pageID]
+	return s.editPages(ctx, c, spaceID, ref, pageID, func(v *content.View) (content.Changes, error) {
+		p, found := v.Page(pageID)
 		if !found {
 			return content.Changes{}, apperr.NotFoundf("page %s not found in the change request", pageID)
 		}
-		p, err := apply(tree, p, e)
+		if !e.Markdown.Set { // the view's pages carry no markdown: keep the page's own
+			md, err := s.content.ViewMarkdown(ctx, v, pageID)
+			if err != nil {
+				return content.Changes{}, err
+			}
+			p.Markdown = md
+		}
+		p, err := apply(v, p, e)
 		return content.Changes{UpsertPages: []contenttree.Page{p}}, err
 	})
 }
@@ -120,15 +127,13 @@ func (s *Service) UpdatePage(ctx context.Context, c auth.Caller, spaceID, ref, p
 // DeletePage removes a page and every page under it. A page that is not there is already
 // deleted: no revision is made.
 func (s *Service) DeletePage(ctx context.Context, c auth.Caller, spaceID, ref, pageID string) (EditResult, error) {
-	return s.editPages(ctx, c, spaceID, ref, pageID, func(tree *contenttree.Tree) (content.Changes, error) {
-		if _, found := tree.Pages[pageID]; !found {
+	return s.editPages(ctx, c, spaceID, ref, pageID, func(v *content.View) (content.Changes, error) {
+		if _, found := v.Page(pageID); !found {
 			return content.Changes{}, errNothingToDo
 		}
 		removed := []string{pageID}
 		for i := 0; i < len(removed); i++ {
-			for _, child := range tree.Children(removed[i]) {
-				removed = append(removed, child.ID)
-			}
+			removed = append(removed, v.Children(removed[i])...)
 		}
 		return content.Changes{RemovePages: removed}, nil
 	})
@@ -137,8 +142,8 @@ func (s *Service) DeletePage(ctx context.Context, c auth.Caller, spaceID, ref, p
 // errNothingToDo stops an edit that would change nothing.
 var errNothingToDo = apperr.Invalidf("nothing to do")
 
-// apply sets the edit's fields on p and places it among its siblings in tree.
-func apply(tree *contenttree.Tree, p contenttree.Page, e PageEdit) (contenttree.Page, error) {
+// apply sets the edit's fields on p and places it among its siblings in v.
+func apply(v *content.View, p contenttree.Page, e PageEdit) (contenttree.Page, error) {
 	if e.Title.Set {
 		p.Title = value(e.Title)
 	}
@@ -158,17 +163,17 @@ func apply(tree *contenttree.Tree, p contenttree.Page, e PageEdit) (contenttree.
 		p.Markdown = value(e.Markdown)
 		p.Git = contenttree.GitBlob{} // the page no longer matches the file it was imported from
 	}
-	_, exists := tree.Pages[p.ID]
+	_, exists := v.Page(p.ID)
 	if !exists || e.Parent.Set || e.Position.Set {
 		if e.Parent.Set {
 			p.ParentID = value(e.Parent)
 		}
 		if p.ParentID != "" {
-			if _, found := tree.Pages[p.ParentID]; !found {
+			if _, found := v.Page(p.ParentID); !found {
 				return p, apperr.Invalidf("parent: page %s not found in the change request", p.ParentID)
 			}
 		}
-		siblings := slices.DeleteFunc(tree.Children(p.ParentID), func(q contenttree.Page) bool { return q.ID == p.ID })
+		siblings := slices.DeleteFunc(v.ChildPages(p.ParentID), func(q contenttree.Page) bool { return q.ID == p.ID })
 		at := len(siblings)
 		if e.Position.Set && !e.Position.Null {
 			at = min(e.Position.Value, len(siblings))
@@ -218,8 +223,10 @@ func slugOf(title, id string) string {
 }
 
 // editPages commits the changes that change makes to the change request's content, as a new
-// revision of the change request. The space's head does not move.
-func (s *Service) editPages(ctx context.Context, c auth.Caller, spaceID, ref, pageID string, change func(*contenttree.Tree) (content.Changes, error)) (EditResult, error) {
+// revision of the change request. The space's head does not move. change reads the change
+// request's content through a view (whose pages carry no markdown): loading the whole tree,
+// or every page's markdown, would make an edit cost the size of the space.
+func (s *Service) editPages(ctx context.Context, c auth.Caller, spaceID, ref, pageID string, change func(*content.View) (content.Changes, error)) (EditResult, error) {
 	v, err := s.canWrite(ctx, c, spaceID)
 	if err != nil {
 		return EditResult{}, err
@@ -231,11 +238,11 @@ func (s *Service) editPages(ctx context.Context, c auth.Caller, spaceID, ref, pa
 		if err != nil {
 			return err
 		}
-		tree, err := s.content.Tree(ctx, cr.Revision)
+		view, err := s.content.RevisionView(ctx, cr.Revision)
 		if err != nil {
 			return err
 		}
-		ch, err := change(tree)
+		ch, err := change(view)
 		if err == errNothingToDo {
 			out = EditResult{PageID: pageID, Revision: cr.Revision}
 			return nil

@@ -26,13 +26,17 @@ const mergeAttempts = 3
 // merge3 merges ours and theirs against base, or answers 409 naming the pages in conflict. It
 // returns the changes that turn ours into the result.
 func (s *Service) merge3(ctx context.Context, baseID, oursID, theirsID string) (content.Changes, error) {
-	var trees [3]*contenttree.Tree
-	for i, id := range []string{baseID, oursID, theirsID} {
-		t, err := s.content.Tree(ctx, id)
-		if err != nil {
-			return content.Changes{}, err
-		}
-		trees[i] = t
+	// When only one side moved since the base, the merge is that side's changes: no tree is
+	// loaded, and the cost follows the size of the change rather than of the space.
+	switch baseID {
+	case theirsID:
+		return content.Changes{Variables: map[string]json.RawMessage{}}, nil
+	case oursID:
+		return s.content.Delta(ctx, baseID, theirsID)
+	}
+	trees, err := s.content.MergeTrees(ctx, baseID, oursID, theirsID)
+	if err != nil {
+		return content.Changes{}, err
 	}
 	merged, conflicts := contenttree.Merge(trees[0], trees[1], trees[2])
 	if len(conflicts) > 0 {
@@ -46,7 +50,8 @@ func (s *Service) merge3(ctx context.Context, baseID, oursID, theirsID string) (
 		}
 		return content.Changes{}, apperr.Conflictf("the change request conflicts with the space's content: %s", strings.Join(parts, "; "))
 	}
-	return changesBetween(trees[1], merged), nil
+	changes := changesBetween(trees[1], merged)
+	return changes, s.content.ResolveMarkdown(ctx, &changes)
 }
 
 // changesBetween lists the changes that turn old into next. (content.ChangesTo does the same

@@ -28,6 +28,11 @@ type Config struct {
 	// GitImportSyncPages is the most pages a Git import commits within its request; a larger
 	// tree is committed by a durable job.
 	GitImportSyncPages int
+	// ImportSyncPages is the most pages an uploaded archive import commits within its request;
+	// a larger tree is committed by a durable job, as a large Git import is.
+	ImportSyncPages int
+	// PDFMaxPages is the most pages a PDF export may hold; a larger selection is refused.
+	PDFMaxPages int
 }
 
 // Defaults are the values used when neither a flag nor the environment sets one.
@@ -40,6 +45,8 @@ func Defaults() Config {
 		BlobS3:       BlobS3{UseTLS: true},
 
 		GitImportSyncPages: 200,
+		ImportSyncPages:    200,
+		PDFMaxPages:        2000,
 	}
 }
 
@@ -51,6 +58,7 @@ type Flags struct {
 	getenv       func(string) string
 	logLevel     string
 	allowPrivate string
+	importSync   string
 	blob         blobFlags
 }
 
@@ -73,6 +81,7 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest accepted request body in bytes (DOCSD_MAX_BODY_BYTES)")
 	fs.StringVar(&f.logLevel, "log-level", env("DOCSD_LOG_LEVEL", "info"), "debug, info, warn or error (DOCSD_LOG_LEVEL)")
 	fs.StringVar(&c.CPUProfile, "cpu-profile", env("DOCSD_CPU_PROFILE", ""), "write a CPU profile of the serving run to this file, for go tool pprof (DOCSD_CPU_PROFILE)")
+	fs.StringVar(&f.importSync, "import-sync-pages", env("DOCSD_IMPORT_SYNC_PAGES", strconv.Itoa(c.ImportSyncPages)), "most pages an uploaded archive import commits within its request; larger ones run as a job (DOCSD_IMPORT_SYNC_PAGES)")
 	f.addBlobFlags(env)
 	return f
 }
@@ -98,6 +107,9 @@ func (f *Flags) Parse(args []string) (Config, error) {
 		return *c, fmt.Errorf("fetch-allow-private: want true or false, got %q", f.allowPrivate)
 	}
 	c.FetchAllowPrivate = b
+	if c.ImportSyncPages, err = strconv.Atoi(f.importSync); err != nil || c.ImportSyncPages < 0 {
+		return *c, fmt.Errorf("import-sync-pages: want a whole number of pages, 0 or more, got %q", f.importSync)
+	}
 	if err := f.parseBlob(); err != nil {
 		return *c, err
 	}
@@ -161,7 +173,7 @@ func (c Config) Redacted() map[string]any {
 	return map[string]any{
 		"addr": c.Addr, "dataDir": c.DataDir, "databaseURL": dbURL, "baseURL": c.BaseURL,
 		"fetchAllowPrivate": c.FetchAllowPrivate, "maxBodyBytes": c.MaxBodyBytes, "logLevel": c.LogLevel.String(),
-		"cpuProfile": c.CPUProfile,
-		"blobS3":     c.BlobS3.redacted(),
+		"cpuProfile": c.CPUProfile, "importSyncPages": c.ImportSyncPages,
+		"blobS3": c.BlobS3.redacted(),
 	}
 }

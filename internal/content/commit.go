@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -42,28 +43,25 @@ type Stats struct {
 // move any head (see MoveHead). The result must be a valid tree (contenttree.Tree.Validate),
 // or Commit fails with a 400 naming the problems and writes nothing that anything points to.
 func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, m Meta, now time.Time) (Revision, Stats, error) {
-	base, err := s.snapshot(ctx, tx, baseID)
+	base, err := s.view(ctx, tx, baseID)
 	if err != nil {
 		return Revision{}, Stats{}, err
 	}
-	next := base.Tree.Clone()
-	for _, id := range ch.RemovePages {
-		delete(next.Pages, id)
+	if base.depth >= maxChain {
+		snap := base.derive()
+		s.snapshots.put(baseID, snap)
+		s.pending.remove(baseID)
+		base = &View{snap: snap}
 	}
-	for _, p := range ch.UpsertPages {
-		next.Pages[p.ID] = p
-	}
-	for _, id := range ch.RemoveFiles {
-		delete(next.Files, id)
-	}
-	for _, f := range ch.UpsertFiles {
-		next.Files[f.ID] = f
+	variables := maps.Clone(base.variables())
+	if variables == nil {
+		variables = map[string]json.RawMessage{}
 	}
 	for k, v := range ch.Variables {
 		if v == nil {
-			delete(next.Variables, k)
+			delete(variables, k)
 		} else {
-			next.Variables[k] = v
+			variables[k] = v
 		}
 	}
 	for _, p := range ch.UpsertPages {
@@ -72,8 +70,12 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 			return Revision{}, Stats{}, apperr.Invalidf("markdown: page %s (%q) must be UTF-8 text without NUL characters", p.ID, p.Title)
 		}
 	}
-	if err := next.Validate(); err != nil {
-		return Revision{}, Stats{}, invalidTree(err)
+	// Only the pages a change can affect are checked, on a tree of just those pages: copying
+	// the whole tree would make every commit cost the size of the space.
+	changed := changedPages(ch)
+	near, children := neighbourhood(base, ch, changed)
+	if problems := near.CheckPages(changed, func(id string) []string { return children[id] }); len(problems) > 0 {
+		return Revision{}, Stats{}, invalidTree(&contenttree.InvalidError{Problems: problems})
 	}
 
 	objects := map[string]Object{}
@@ -87,7 +89,7 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 		h, body, md := encodePage(p)
 		pageChanges[p.ID] = h
 		markdownHashes[p.ID] = md
-		if base.pageHashes[p.ID] != h {
+		if base.pageHash(p.ID) != h {
 			objects[h] = Object{Kind: KindPage, Body: body}
 			texts[md] = p.Markdown
 		}
@@ -99,16 +101,16 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 	for _, f := range ch.UpsertFiles {
 		h, body := encodeFile(f)
 		fileChanges[f.ID] = h
-		if base.fileHashes[f.ID] != h {
+		if base.fileHash(f.ID) != h {
 			objects[h] = Object{Kind: KindFile, Body: body}
 		}
 	}
 	w := newTrieWriter(s.nodes(tx))
-	pagesRoot, err := w.apply(ctx, base.Revision.PagesRoot, 0, pageChanges)
+	pagesRoot, err := w.apply(ctx, base.Revision().PagesRoot, 0, pageChanges)
 	if err != nil {
 		return Revision{}, Stats{}, err
 	}
-	filesRoot, err := w.apply(ctx, base.Revision.FilesRoot, 0, fileChanges)
+	filesRoot, err := w.apply(ctx, base.Revision().FilesRoot, 0, fileChanges)
 	if err != nil {
 		return Revision{}, Stats{}, err
 	}
@@ -130,7 +132,7 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 	st.Objects = len(objects) + len(texts)
 
 	rev := Revision{ID: ids.New(), SpaceID: m.SpaceID, Parents: m.Parents, Type: m.Type, PagesRoot: pagesRoot,
-		FilesRoot: filesRoot, Variables: next.Variables, AuthorID: m.AuthorID, CreatedAt: now, Git: m.Git}
+		FilesRoot: filesRoot, Variables: variables, AuthorID: m.AuthorID, CreatedAt: now, Git: m.Git}
 	if rev.Parents == nil {
 		rev.Parents = []string{baseID}
 	}
@@ -140,35 +142,12 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 	if err := tx.InsertRevision(ctx, rev); err != nil {
 		return Revision{}, st, err
 	}
-	// The new snapshot follows from the base without another read. If tx rolls back, the
-	// revision id is never handed out, so the cached entry is merely unused.
-	snap := &Snapshot{Revision: rev, Tree: next,
-		pageHashes: patch(base.pageHashes, pageChanges), fileHashes: patch(base.fileHashes, fileChanges),
-		markdownHashes: patch(base.markdownHashes, markdownHashes)}
-	for id := range snap.Tree.Pages {
-		p := snap.Tree.Pages[id]
-		p.Markdown = ""
-		snap.Tree.Pages[id] = p
-	}
-	snap.index()
-	s.snapshots.put(rev.ID, snap)
+	// The new revision is kept as its changes over the base (see View) and derived into a
+	// snapshot when something first reads it whole: a change request's revision often never
+	// is (a merge takes its delta), and deriving copies maps the size of the space. If tx
+	// rolls back, the revision id is never handed out, so the entry is merely unused.
+	s.pending.put(rev.ID, newPending(rev, baseID, ch, changed, children, pageChanges, fileChanges, markdownHashes))
 	return rev, st, nil
-}
-
-// patch returns a copy of m with changes applied ("" removes).
-func patch(m, changes map[string]string) map[string]string {
-	out := make(map[string]string, len(m)+len(changes))
-	for k, v := range m {
-		out[k] = v
-	}
-	for k, v := range changes {
-		if v == "" {
-			delete(out, k)
-		} else {
-			out[k] = v
-		}
-	}
-	return out
 }
 
 // ChangesTo lists the changes that turn snap's content into next, page by page: pages and

@@ -18,22 +18,36 @@ type Service struct {
 	spaces    *space.Service
 	clock     clock.Clock
 	snapshots *cache[*Snapshot]
+	pending   *cache[*pendingSnapshot] // revisions committed here whose snapshot is not derived yet
 	nodeCache *cache[*node]
 	markdown  *cache[string]
 	derived   *derivedValues // see derived.go
 }
 
-// Cache bounds: a snapshot of a 10,000-page space is a few megabytes.
+// Cache bounds: a snapshot of a 10,000-page space is a few megabytes, so snapshots are
+// bounded by the pages and files they hold together (one unit each), not by their number.
 const (
-	maxSnapshots = 64
-	maxNodes     = 200_000
-	maxMarkdown  = 20_000
+	maxSnapshotEntries = 100_000
+	maxPendingPages    = 100_000
+	maxNodes           = 200_000
+	maxMarkdown        = 20_000
 )
 
 // NewService returns the content service.
 func NewService(st Store, spaces *space.Service, c clock.Clock) *Service {
-	return &Service{store: st, spaces: spaces, clock: c, snapshots: newCache[*Snapshot](maxSnapshots),
-		nodeCache: newCache[*node](maxNodes), markdown: newCache[string](maxMarkdown), derived: &derivedValues{cache: newCache[any](maxDerived)}}
+	return &Service{store: st, spaces: spaces, clock: c,
+		snapshots: newWeighedCache(maxSnapshotEntries, snapshotWeight),
+		pending:   newWeighedCache(maxPendingPages, pendingWeight),
+		nodeCache: newCache[*node](maxNodes), markdown: newCache[string](maxMarkdown),
+		derived: &derivedValues{cache: newCache[any](maxDerived)}}
+}
+
+func snapshotWeight(s *Snapshot) int { return len(s.Tree.Pages) + len(s.Tree.Files) + 1 }
+
+// pendingWeight counts what a pending revision holds: its changes, not its space.
+func pendingWeight(ps *pendingSnapshot) int {
+	ch := ps.changes
+	return len(ch.UpsertPages) + len(ch.RemovePages) + len(ch.UpsertFiles) + len(ch.RemoveFiles) + 1
 }
 
 // Head returns the space's current content, for a caller with read access (404 otherwise).

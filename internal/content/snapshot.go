@@ -60,6 +60,16 @@ func (s *Service) snapshot(ctx context.Context, tx Tx, id string) (*Snapshot, er
 	if snap, ok := s.snapshots.get(id); ok {
 		return snap, nil
 	}
+	if _, ok := s.pending.get(id); ok {
+		v, err := s.view(ctx, tx, id)
+		if err != nil {
+			return nil, err
+		}
+		snap := v.derive()
+		s.snapshots.put(id, snap)
+		s.pending.remove(id)
+		return snap, nil
+	}
 	rev, err := tx.Revision(ctx, id)
 	if err != nil {
 		return nil, err

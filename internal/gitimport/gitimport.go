@@ -27,7 +27,7 @@ import (
 	"docsd/internal/jobs"
 )
 
-// JobKind is the job that commits a large import.
+// JobKind is the job that commits a large import, from Git or from an uploaded archive.
 const JobKind = "space.git-import"
 
 // Limits of a request.
@@ -132,15 +132,22 @@ func (s *Service) Import(ctx context.Context, c auth.Caller, spaceID string, req
 		rev, _, err := s.content.Import(ctx, c, spaceID, res, s.blobs)
 		return Outcome{Revision: rev.ID, Pages: len(res.Pages)}, err
 	}
-	ref, err := s.storeArchive(ctx, fsys)
-	if err != nil {
-		return Outcome{}, err
-	}
-	job := jobPayload{Space: spaceID, User: c.UserID, Archive: ref.Hash, Commit: got.Commit}
-	if err := s.jobs.Enqueue(ctx, JobKind, job, time.Time{}, ""); err != nil {
+	if err := s.Queue(ctx, c, spaceID, fsys, got.Commit); err != nil {
 		return Outcome{}, err
 	}
 	return Outcome{Queued: true, Pages: len(res.Pages)}, nil
+}
+
+// Queue stores a tree as an archive in the blob store and enqueues the job that imports it
+// into the space as the caller, whose rights the job checks again. Uploaded archives too
+// large to commit within their request take this path as well; commit is "" for them.
+func (s *Service) Queue(ctx context.Context, c auth.Caller, spaceID string, fsys fs.FS, commit string) error {
+	ref, err := s.storeArchive(ctx, fsys)
+	if err != nil {
+		return err
+	}
+	job := jobPayload{Space: spaceID, User: c.UserID, Archive: ref.Hash, Commit: commit}
+	return s.jobs.Enqueue(ctx, JobKind, job, time.Time{}, "")
 }
 
 // jobPayload names what a job imports. The repository's URL, which may carry credentials, is

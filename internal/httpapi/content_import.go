@@ -20,7 +20,8 @@ func (s *Server) contentImportRoutes() {
 
 // importContent makes an uploaded archive of a GitBook-style markdown tree the space's
 // content (our extension of the API). The body is the archive itself, within the server's
-// body cap (413 beyond it); what it unpacks to is bounded by gitbookimport's limits.
+// body cap (413 beyond it); what it unpacks to is bounded by gitbookimport's limits. A tree of
+// more than ImportSyncPages pages is checked here and committed by a job (202).
 func (s *Server) importContent(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
 	spaceID := r.PathValue("spaceId")
 	// Refuse before reading a possibly large body.
@@ -35,10 +36,21 @@ func (s *Server) importContent(w http.ResponseWriter, r *http.Request, c auth.Ca
 	if err != nil {
 		return err
 	}
+	if len(res.Pages) > s.ImportSyncPages {
+		// As a large Git import: the tree is committed by a durable job, and the space's
+		// head moves to the imported revision when it has run.
+		if err := s.GitImport.Queue(r.Context(), c, spaceID, fsys, ""); err != nil {
+			return err
+		}
+		w.Header().Set("X-Docsd-Import", "queued")
+		w.WriteHeader(http.StatusAccepted)
+		return nil
+	}
 	rev, _, err := s.Content.Import(r.Context(), c, spaceID, res, s.Blobs)
 	if err != nil {
 		return err
 	}
+	w.Header().Set("X-Docsd-Import", "committed")
 	return s.revisionCreated(w, r, c, spaceID, rev.ID)
 }
 

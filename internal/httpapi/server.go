@@ -9,6 +9,7 @@ import (
 	"docsd/internal/comment"
 	"docsd/internal/content"
 	"docsd/internal/gitimport"
+	"docsd/internal/pdfexport"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -37,6 +38,9 @@ type Deps struct {
 	ChangeRequests *changereq.Service
 	GitImport      *gitimport.Service
 	Comments       *comment.Service
+	PDF            *pdfexport.Service
+	// ImportSyncPages is the most pages an uploaded import commits within its request.
+	ImportSyncPages int
 	// Ready reports whether the server can serve traffic (the database answers).
 	Ready func(ctx context.Context) error
 	// Generation detects database changes for the GET answer cache (see respcache.go);
@@ -96,6 +100,7 @@ func New(d Deps) *Server {
 	s.contentTemplateRoutes()
 	s.changeRequestRoutes()
 	s.commentRoutes()
+	s.changeRequestPDFRoutes()
 	s.permissionRoutes()
 	s.handler = s.outer(http.HandlerFunc(s.dispatch))
 	return s

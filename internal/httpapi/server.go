@@ -98,6 +98,7 @@ func New(d Deps) *Server {
 	s.changeRequestRoutes()
 	s.commentRoutes()
 	s.permissionRoutes()
+	s.siteRoutes()
 	s.handler = s.outer(http.HandlerFunc(s.dispatch))
 	return s
 }

@@ -171,11 +171,15 @@ func TestSiteCustomization(t *testing.T) {
 		mutate(m)
 		e.Put(e.Admin, path+"/customization", m).Expect(400).ExpectMessage(fragment)
 	}
-	bad(func(m map[string]any) { m["styling"].(map[string]any)["primaryColor"] = map[string]any{"light": "red", "dark": "#000"} }, "styling.primaryColor.light")
+	bad(func(m map[string]any) {
+		m["styling"].(map[string]any)["primaryColor"] = map[string]any{"light": "red", "dark": "#000"}
+	}, "styling.primaryColor.light")
 	bad(func(m map[string]any) { m["styling"].(map[string]any)["theme"] = "neon" }, "styling.theme")
 	bad(func(m map[string]any) { delete(m, "styling") }, "customization")
 	bad(func(m map[string]any) { m["title"] = "x" }, "title")
-	bad(func(m map[string]any) { m["footer"] = map[string]any{"groups": []any{}, "copyright": strings.Repeat("c", 301)} }, "footer.copyright")
+	bad(func(m map[string]any) {
+		m["footer"] = map[string]any{"groups": []any{}, "copyright": strings.Repeat("c", 301)}
+	}, "footer.copyright")
 	e.Get(e.Admin, path+"/customization?unmasked=perhaps").Expect(400).ExpectMessage("unmasked")
 
 	// Per site space overrides: a merge patch over the site's.

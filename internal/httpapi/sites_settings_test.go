@@ -234,6 +234,8 @@ func TestSitePublishingAuth(t *testing.T) {
 	e.Patch(e.Admin, path+"/publishing/auth", map[string]any{"backend": "magic"}).Expect(400).ExpectMessage("backend")
 	e.Patch(e.Admin, path+"/publishing/auth", map[string]any{"fallbackURL": "https://example.com"}).Expect(400).ExpectMessage("backend")
 	e.Patch(e.Admin, path+"/publishing/auth", map[string]any{"backend": "custom", "fallbackURL": "ftp://x"}).Expect(400).ExpectMessage("fallbackURL")
+	e.Patch(e.Admin, path+"/publishing/auth", map[string]any{"backend": "custom",
+		"fallbackURL": "https://example.com/" + strings.Repeat("p", 2030)}).Expect(400).ExpectMessage("fallbackURL", "2048")
 	r = e.Post(e.Admin, path+"/publishing/auth/regenerate", nil).Expect(200)
 	if nk := r.Str("privateKey"); nk == key || len(nk) < 32 {
 		t.Errorf("regenerated key: %s", nk)

@@ -193,6 +193,7 @@ func TestSiteSectionsAndGroups(t *testing.T) {
 	e.Patch(e.Admin, path+"/section-groups/"+advanced, map[string]any{"title": ""}).Expect(400).ExpectMessage("title", "1 to 100")
 	e.Post(e.Admin, path+"/section-groups", map[string]any{"title": strings.Repeat("t", 101)}).Expect(400).ExpectMessage("title")
 	e.Post(e.Admin, path+"/section-groups", map[string]any{"title": "T", "parent": "nope"}).Expect(400).ExpectMessage("parent")
+	e.Post(e.Admin, path+"/section-groups", map[string]any{"title": "T", "icon": strings.Repeat("i", 51)}).Expect(400).ExpectMessage("icon", "50")
 	e.Post(e.Admin, path+"/section-groups", map[string]any{"title": "T", "sections": []string{"nope"}}).Expect(400).ExpectMessage("sections.0")
 	e.Post(e.Admin, path+"/section-groups/"+advanced+"/sections", map[string]any{"sectionId": "nope"}).Expect(400).ExpectMessage("sectionId")
 	e.Post(e.Admin, path+"/section-groups/nope/sections", map[string]any{"sectionId": sdkSec}).Expect(404)

@@ -176,6 +176,7 @@ func TestSitesPatch(t *testing.T) {
 		{map[string]any{"basename": "Has Space"}, []string{"basename"}},
 		{map[string]any{"hostname": "localhost"}, []string{"hostname", "pattern"}},
 		{map[string]any{"hostname": "Docs.Example.com"}, []string{"hostname", "pattern"}},
+		{map[string]any{"hostname": strings.Repeat(strings.Repeat("h", 60)+".", 9) + "com"}, []string{"hostname", "512"}},
 		{map[string]any{"proxy": "example.com"}, []string{"proxy", "pattern"}},
 		{map[string]any{"proxy": "https://example.com/docs"}, []string{"proxy", "pattern"}},
 		{map[string]any{"proxy": "example.com/" + strings.Repeat("d", 512)}, []string{"proxy", "512"}},

@@ -159,4 +159,3 @@ func (s *Server) moveItem(w http.ResponseWriter, r *http.Request, c auth.Caller,
 	}
 	return apperr.New(apperr.Internal, "move returned no item")
 }
-

@@ -20,6 +20,7 @@ import (
 	"docsd/internal/auth"
 	"docsd/internal/org"
 	"docsd/internal/paging"
+	"docsd/internal/site"
 	"docsd/internal/space"
 	"docsd/internal/wire"
 )
@@ -41,6 +42,7 @@ type Deps struct {
 	PDF            *pdfexport.Service
 	// ImportSyncPages is the most pages an uploaded import commits within its request.
 	ImportSyncPages int
+	Sites           *site.Service
 	// Ready reports whether the server can serve traffic (the database answers).
 	Ready func(ctx context.Context) error
 	// Generation detects database changes for the GET answer cache (see respcache.go);
@@ -102,6 +104,7 @@ func New(d Deps) *Server {
 	s.commentRoutes()
 	s.changeRequestPDFRoutes()
 	s.permissionRoutes()
+	s.siteRoutes()
 	s.handler = s.outer(http.HandlerFunc(s.dispatch))
 	return s
 }

@@ -29,8 +29,9 @@ import changeRequests from './checks/change-requests.mjs';
 import comments from './checks/comments.mjs';
 import contentReads from './checks/content-reads.mjs';
 import pdf from './checks/pdf.mjs';
+import sites from './checks/sites.mjs';
 
-const groups = [errors, users, orgs, emailDomains, join, members, teams, saml, agent, invites, spaces, collections, changeRequests, comments, contentReads, pdf];
+const groups = [errors, users, orgs, emailDomains, join, members, teams, saml, agent, invites, spaces, collections, changeRequests, comments, contentReads, pdf, sites];
 
 // A hung request must fail its check, not the whole run.
 const CHECK_TIMEOUT_MS = 15_000;

@@ -27,6 +27,7 @@ import (
 	"docsd/internal/jobs"
 	"docsd/internal/org"
 	"docsd/internal/paging"
+	"docsd/internal/search"
 	"docsd/internal/space"
 	"docsd/internal/store"
 )
@@ -50,6 +51,7 @@ type App struct {
 	ChangeRequests *changereq.Service
 	GitImport      *gitimport.Service
 	Comments       *comment.Service
+	Search         *search.Service
 	Blobs          blob.Store
 	Cursors        *paging.Codec
 	Jobs           *jobs.Queue // register handlers in Open; the worker loop runs during Serve
@@ -99,6 +101,9 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.GitImport = gitimport.NewService(a.Content, a.Blobs, a.Jobs,
 		gitfetch.Options{Fetch: fetch.FromConfig(cfg)}, cfg.GitImportSyncPages)
 	a.Jobs.Register(gitimport.JobKind, a.GitImport.HandleJob)
+	a.Search = search.NewService(store.Searches{DB: db}, a.Content, a.Clock, a.Log)
+	a.Jobs.Register(search.IndexJob, a.Search.HandleJob)
+	db.OnHeadMoved(a.Search.RefreshInline)
 	return a, nil
 }
 
@@ -115,6 +120,7 @@ func (a *App) Listen() error {
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
 		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, Comments: a.Comments, Ready: a.DB.Ping,
+		Search: a.Search,
 	}
 	if a.DB.Engine == store.SQLite {
 		deps.Generation = a.DB.Generation

@@ -19,6 +19,7 @@ import (
 	"docsd/internal/auth"
 	"docsd/internal/org"
 	"docsd/internal/paging"
+	"docsd/internal/search"
 	"docsd/internal/space"
 	"docsd/internal/wire"
 )
@@ -37,6 +38,7 @@ type Deps struct {
 	ChangeRequests *changereq.Service
 	GitImport      *gitimport.Service
 	Comments       *comment.Service
+	Search         *search.Service
 	// Ready reports whether the server can serve traffic (the database answers).
 	Ready func(ctx context.Context) error
 	// Generation detects database changes for the GET answer cache (see respcache.go);
@@ -96,6 +98,7 @@ func New(d Deps) *Server {
 	s.changeRequestRoutes()
 	s.commentRoutes()
 	s.permissionRoutes()
+	s.searchRoutes()
 	s.handler = s.outer(http.HandlerFunc(s.dispatch))
 	return s
 }

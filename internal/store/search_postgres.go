@@ -1,0 +1,82 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"docsd/internal/search"
+)
+
+// PostgreSQL specifics of the search index: the folded words go through the 'simple'
+// configuration (no stemming, no stop words: any language is indexed alike), titles with
+// weight A and bodies with weight D.
+
+// tsQuery builds the to_tsquery input of m. Tokens hold only letters and digits, so nothing
+// the user typed is read as tsquery syntax.
+func tsQuery(m search.Match) string {
+	weight := ""
+	if m.TitleOnly {
+		weight = "A"
+	}
+	terms := make([]string, 0, len(m.Query.Terms))
+	for _, t := range m.Query.Terms {
+		words := make([]string, len(t.Words))
+		for i, w := range t.Words {
+			suffix := weight
+			if t.Prefix && i == len(t.Words)-1 {
+				suffix = "*" + weight
+			}
+			if suffix != "" {
+				suffix = ":" + suffix
+			}
+			words[i] = w + suffix
+		}
+		terms = append(terms, "("+strings.Join(words, " <-> ")+")")
+	}
+	return strings.Join(terms, " & ")
+}
+
+func nthMatchPostgres(ctx context.Context, q *Q, m search.Match, n int) (int64, bool, error) {
+	list, args := inList(m.SpaceIDs)
+	args = append(args, tsQuery(m), n-1)
+	var id int64
+	err := q.QueryRow(ctx, `SELECT id FROM search_sections WHERE space_id IN (`+list+`)
+		AND words @@ to_tsquery('simple', ?) ORDER BY id DESC LIMIT 1 OFFSET ?`, args...).Scan(&id)
+	if errors.Is(err, ErrNotFound) {
+		return 0, false, nil
+	}
+	return id, err == nil, err
+}
+
+func searchPostgres(ctx context.Context, q *Q, m search.Match) ([]search.Hit, error) {
+	list, args := inList(m.SpaceIDs)
+	args = append([]any{tsQuery(m)}, args...)
+	args = append(args, m.Floor, m.Limit)
+	rows, err := q.Query(ctx, `SELECT id, space_id, page_id, position, section_id, title, body, -ts_rank(words, query) AS score
+		FROM search_sections, to_tsquery('simple', ?) AS query
+		WHERE space_id IN (`+list+`) AND words @@ query AND id >= ?
+		ORDER BY score, id DESC LIMIT ?`, args...)
+	if err != nil {
+		return nil, err
+	}
+	return scanHits(rows)
+}
+
+func insertSectionsPostgres(ctx context.Context, q *Q, rows []search.Row) error {
+	const batch = 200
+	row := "(?, ?, ?, ?, ?, ?, setweight(to_tsvector('simple', ?), 'A') || setweight(to_tsvector('simple', ?), 'D'))"
+	for start := 0; start < len(rows); start += batch {
+		part := rows[start:min(start+batch, len(rows))]
+		args := make([]any, 0, 8*len(part))
+		for _, r := range part {
+			args = append(args, r.SpaceID, r.PageID, r.Position, r.SectionID, r.Title, r.Body,
+				search.IndexText(r.Title), search.IndexText(r.Body))
+		}
+		if _, err := q.Exec(ctx, `INSERT INTO search_sections (space_id, page_id, position, section_id, title, body, words) VALUES `+
+			valuesList(len(part), 0, row), args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}

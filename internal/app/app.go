@@ -101,7 +101,7 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.GitImport = gitimport.NewService(a.Content, a.Blobs, a.Jobs,
 		gitfetch.Options{Fetch: fetch.FromConfig(cfg)}, cfg.GitImportSyncPages)
 	a.Jobs.Register(gitimport.JobKind, a.GitImport.HandleJob)
-	a.Search = search.NewService(store.Searches{DB: db}, a.Content, a.Clock, a.Log)
+	a.Search = search.NewService(store.NewSearches(db), a.Content, a.Clock, a.Log)
 	a.Jobs.Register(search.IndexJob, a.Search.HandleJob)
 	db.OnHeadMoved(a.Search.RefreshInline)
 	return a, nil

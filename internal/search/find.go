@@ -5,13 +5,12 @@ import (
 	"sort"
 )
 
-// candidateWindow bounds how many matching sections one ranked lookup scores. A query whose
-// matches are fewer is ranked exactly; one made only of words found nearly everywhere
-// ("the", "and") would otherwise score every section of the index, so it ranks the most
-// recently indexed candidateWindow of its matches instead, after its title matches, which
-// are ranked the same way. Words that rare carry little relevance by themselves: whenever a
-// query holds one less common word, the intersection is small and the ranking exact.
-const candidateWindow = 4000
+// candidateWindow bounds how many matching sections one search ranks. A query whose matches
+// are fewer is ranked exactly; one made only of words found nearly everywhere ("the", "and")
+// ranks the most recently indexed candidateWindow of its matches instead of every section of
+// the index. Such words carry little relevance by themselves, and as soon as a query holds
+// one less common word its matches are few and the ranking exact.
+const candidateWindow = 500
 
 // MaxSections is the most sections one search considers, best first, before grouping them by
 // page and space.
@@ -57,41 +56,11 @@ func (s *Service) Search(ctx context.Context, spaceIDs []string, query string) (
 		live = append(live, id)
 	}
 	sort.Strings(live)
-	m := Match{SpaceIDs: live, Query: q, TitleOnly: true, Limit: MaxSections}
-	hits, err := s.rank(ctx, m)
+	hits, err := s.store.Search(ctx, Match{SpaceIDs: live, Query: q, Limit: MaxSections, Window: candidateWindow})
 	if err != nil {
 		return nil, err
-	}
-	m.TitleOnly = false
-	rest, err := s.rank(ctx, m)
-	if err != nil {
-		return nil, err
-	}
-	seen := make(map[[2]string]bool, len(hits))
-	for _, h := range hits {
-		seen[[2]string{h.PageID, h.SectionID}] = true
-	}
-	for _, h := range rest {
-		if len(hits) >= MaxSections {
-			break
-		}
-		if !seen[[2]string{h.PageID, h.SectionID}] {
-			hits = append(hits, h)
-		}
 	}
 	return s.group(ctx, q, heads, hits)
-}
-
-// rank runs a lookup, over a bounded window of candidates when the query matches too many.
-func (s *Service) rank(ctx context.Context, m Match) ([]Hit, error) {
-	floor, many, err := s.store.NthMatch(ctx, m, candidateWindow)
-	if err != nil {
-		return nil, err
-	}
-	if many {
-		m.Floor = floor
-	}
-	return s.store.Search(ctx, m)
 }
 
 // group orders hits into spaces and pages, resolving each page's title and path at the

@@ -29,19 +29,23 @@ type Row struct {
 	Body      string
 }
 
-// Hit is a section that matched, with its score (lower ranks first).
+// Hit is a section that matched: those whose title holds every term come first, then by
+// score, higher first.
 type Hit struct {
 	Row
-	Score float64
+	InTitle bool
+	Score   float64
 }
 
 // Match is one ranked lookup in the index.
 type Match struct {
-	SpaceIDs  []string
-	Query     Query
-	TitleOnly bool  // only sections whose title holds every term
-	Limit     int   // at most this many hits, best first
-	Floor     int64 // when > 0, only sections indexed at or after this position (see Store.NthMatch)
+	SpaceIDs []string
+	Query    Query
+	Limit    int // at most this many hits, best first
+	// Window bounds the work of a query that matches very many sections: only the Window
+	// most recently indexed of its matches are ranked. A query matching fewer is ranked
+	// exactly.
+	Window int
 }
 
 // Store is what search needs from the database.
@@ -58,9 +62,6 @@ type Store interface {
 	// is true) by rows and records that the index is at revision to, provided it is still at
 	// from; ok is false, with nothing written, when another indexer moved it first.
 	ApplyIndex(ctx context.Context, now time.Time, spaceID, from, to string, all bool, pages []string, rows []Row) (ok bool, err error)
-	// NthMatch returns the position of the n-th most recently indexed section matching m
-	// (ignoring m.Limit and m.Floor); ok is false when fewer than n sections match.
-	NthMatch(ctx context.Context, m Match, n int) (floor int64, ok bool, err error)
 	// Search returns the best hits of m, best first.
 	Search(ctx context.Context, m Match) ([]Hit, error)
 }

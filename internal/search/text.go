@@ -3,6 +3,7 @@ package search
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -27,7 +28,10 @@ func Tokens(text string, max int) []string {
 			word.Reset()
 		}
 	}
-	for _, r := range norm.NFKD.String(text) {
+	if !isASCII(text) { // NFKD leaves ASCII as it is
+		text = norm.NFKD.String(text)
+	}
+	for _, r := range text {
 		if max > 0 && len(out) >= max {
 			return out
 		}
@@ -58,4 +62,13 @@ func isIdeographic(r rune) bool {
 // IndexText is text as the index stores it: its tokens separated by spaces.
 func IndexText(text string) string {
 	return strings.Join(Tokens(text, MaxTokensPerSection), " ")
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

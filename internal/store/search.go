@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -11,9 +12,15 @@ import (
 
 // Searches adapts the DB to search.Store. The full-text SQL differs by engine (FTS5 on
 // SQLite, tsvector on PostgreSQL) and lives in search_sqlite.go and search_postgres.go.
-type Searches struct{ DB *DB }
+type Searches struct {
+	DB    *DB
+	stats searchStats
+}
 
-func (s Searches) Indexed(ctx context.Context, spaceID string) (string, error) {
+// NewSearches returns the search store of db.
+func NewSearches(db *DB) *Searches { return &Searches{DB: db} }
+
+func (s *Searches) Indexed(ctx context.Context, spaceID string) (string, error) {
 	var rev string
 	err := s.DB.Read().QueryRow(ctx, `SELECT revision_id FROM search_indexed WHERE space_id = ?`, spaceID).Scan(&rev)
 	if errors.Is(err, ErrNotFound) {
@@ -22,7 +29,7 @@ func (s Searches) Indexed(ctx context.Context, spaceID string) (string, error) {
 	return rev, err
 }
 
-func (s Searches) Head(ctx context.Context, spaceID string) (string, bool, error) {
+func (s *Searches) Head(ctx context.Context, spaceID string) (string, bool, error) {
 	var rev string
 	err := s.DB.Read().QueryRow(ctx, `SELECT revision_id FROM spaces WHERE id = ?`, spaceID).Scan(&rev)
 	if errors.Is(err, ErrNotFound) {
@@ -31,7 +38,7 @@ func (s Searches) Head(ctx context.Context, spaceID string) (string, bool, error
 	return rev, err == nil, err
 }
 
-func (s Searches) LiveHeads(ctx context.Context, ids []string) (map[string]string, error) {
+func (s *Searches) LiveHeads(ctx context.Context, ids []string) (map[string]string, error) {
 	out := make(map[string]string, len(ids))
 	for start := 0; start < len(ids); start += 512 {
 		list, args := inList(ids[start:min(start+512, len(ids))])
@@ -58,7 +65,7 @@ func (s Searches) LiveHeads(ctx context.Context, ids []string) (map[string]strin
 // errIndexMoved rolls back an index update that lost the race to another indexer.
 var errIndexMoved = errors.New("store: search index moved meanwhile")
 
-func (s Searches) ApplyIndex(ctx context.Context, now time.Time, spaceID, from, to string, all bool, pages []string, rows []search.Row) (bool, error) {
+func (s *Searches) ApplyIndex(ctx context.Context, now time.Time, spaceID, from, to string, all bool, pages []string, rows []search.Row) (bool, error) {
 	err := s.DB.Write(ctx, now, func(q *Q) error {
 		var res interface{ RowsAffected() (int64, error) }
 		var err error
@@ -132,18 +139,43 @@ func insertSections(ctx context.Context, q *Q, rows []search.Row) error {
 	return insertSectionsPostgres(ctx, q, rows)
 }
 
-func (s Searches) NthMatch(ctx context.Context, m search.Match, n int) (int64, bool, error) {
+func (s *Searches) Search(ctx context.Context, m search.Match) ([]search.Hit, error) {
 	if s.DB.Engine == SQLite {
-		return nthMatchSQLite(ctx, s.DB.Read(), m, n)
-	}
-	return nthMatchPostgres(ctx, s.DB.Read(), m, n)
-}
-
-func (s Searches) Search(ctx context.Context, m search.Match) ([]search.Hit, error) {
-	if s.DB.Engine == SQLite {
-		return searchSQLite(ctx, s.DB.Read(), m)
+		return s.searchSQLite(ctx, m)
 	}
 	return searchPostgres(ctx, s.DB.Read(), m)
+}
+
+// sectionsByID reads the stored sections with the given ids.
+func sectionsByID(ctx context.Context, q *Q, ids []int64) (map[int64]search.Row, error) {
+	out := make(map[int64]search.Row, len(ids))
+	for start := 0; start < len(ids); start += 512 {
+		part := ids[start:min(start+512, len(ids))]
+		strs := make([]string, len(part))
+		for i, id := range part {
+			strs[i] = strconv.FormatInt(id, 10)
+		}
+		list, args := inList(strs)
+		rows, err := q.Query(ctx, `SELECT id, space_id, page_id, position, section_id, title, body
+			FROM search_sections WHERE id IN (`+list+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			var r search.Row
+			if err := rows.Scan(&id, &r.SpaceID, &r.PageID, &r.Position, &r.SectionID, &r.Title, &r.Body); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = r
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // valuesList returns "(?, ?, ...), (?, ?, ...)" for rows of width placeholders each.

@@ -12,15 +12,11 @@ import (
 // configuration (no stemming, no stop words: any language is indexed alike), titles with
 // weight A and bodies with weight D.
 
-// tsQuery builds the to_tsquery input of m. Tokens hold only letters and digits, so nothing
-// the user typed is read as tsquery syntax.
-func tsQuery(m search.Match) string {
-	weight := ""
-	if m.TitleOnly {
-		weight = "A"
-	}
-	terms := make([]string, 0, len(m.Query.Terms))
-	for _, t := range m.Query.Terms {
+// tsQuery builds the to_tsquery input of q; with weight "A", only title words match. Tokens
+// hold only letters and digits, so nothing the user typed is read as tsquery syntax.
+func tsQuery(q search.Query, weight string) string {
+	terms := make([]string, 0, len(q.Terms))
+	for _, t := range q.Terms {
 		words := make([]string, len(t.Words))
 		for i, w := range t.Words {
 			suffix := weight
@@ -37,30 +33,37 @@ func tsQuery(m search.Match) string {
 	return strings.Join(terms, " & ")
 }
 
-func nthMatchPostgres(ctx context.Context, q *Q, m search.Match, n int) (int64, bool, error) {
-	list, args := inList(m.SpaceIDs)
-	args = append(args, tsQuery(m), n-1)
-	var id int64
-	err := q.QueryRow(ctx, `SELECT id FROM search_sections WHERE space_id IN (`+list+`)
-		AND words @@ to_tsquery('simple', ?) ORDER BY id DESC LIMIT 1 OFFSET ?`, args...).Scan(&id)
-	if errors.Is(err, ErrNotFound) {
-		return 0, false, nil
-	}
-	return id, err == nil, err
-}
-
+// searchPostgres ranks with ts_rank over at most m.Window matches: when more match, over the
+// most recent m.Window of them, found first by id.
 func searchPostgres(ctx context.Context, q *Q, m search.Match) ([]search.Hit, error) {
 	list, args := inList(m.SpaceIDs)
-	args = append([]any{tsQuery(m)}, args...)
-	args = append(args, m.Floor, m.Limit)
-	rows, err := q.Query(ctx, `SELECT id, space_id, page_id, position, section_id, title, body, -ts_rank(words, query) AS score
+	query := tsQuery(m.Query, "")
+	var floor int64
+	err := q.QueryRow(ctx, `SELECT id FROM search_sections WHERE space_id IN (`+list+`)
+		AND words @@ to_tsquery('simple', ?) ORDER BY id DESC LIMIT 1 OFFSET ?`, append(args, query, m.Window-1)...).Scan(&floor)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, err
+	}
+	args = append([]any{tsQuery(m.Query, "A"), query}, args...)
+	args = append(args, floor, m.Limit)
+	rows, err := q.Query(ctx, `SELECT space_id, page_id, position, section_id, title, body,
+			words @@ to_tsquery('simple', ?) AS in_title, ts_rank(words, query) AS score
 		FROM search_sections, to_tsquery('simple', ?) AS query
 		WHERE space_id IN (`+list+`) AND words @@ query AND id >= ?
-		ORDER BY score, id DESC LIMIT ?`, args...)
+		ORDER BY in_title DESC, score DESC, id DESC LIMIT ?`, args...)
 	if err != nil {
 		return nil, err
 	}
-	return scanHits(rows)
+	defer rows.Close()
+	var out []search.Hit
+	for rows.Next() {
+		var h search.Hit
+		if err := rows.Scan(&h.SpaceID, &h.PageID, &h.Position, &h.SectionID, &h.Title, &h.Body, &h.InTitle, &h.Score); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
 }
 
 func insertSectionsPostgres(ctx context.Context, q *Q, rows []search.Row) error {

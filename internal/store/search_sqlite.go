@@ -3,13 +3,20 @@ package store
 import (
 	"context"
 	"encoding/hex"
-	"errors"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"docsd/internal/search"
 )
 
-// FTS5 specifics of the search index.
+// FTS5 specifics of the search index. FTS5 finds the matches and hands back their folded
+// words; search.Scorer ranks them. FTS5's own bm25() would first walk the whole doclist of
+// every term of the query (the space's scope token included) to count its rows, which for a
+// frequent word costs more than the whole search otherwise does; the same counts come from
+// search_vocab with one lookup per term.
 
 // scopeToken names a space in search_fts.scope. Hex keeps the id one token whatever its
 // characters, and exact: the tokenizer folds case, which would merge base62 ids.
@@ -26,12 +33,7 @@ func ftsExpression(m search.Match) string {
 		}
 		b.WriteString(`"` + scopeToken(id) + `"`)
 	}
-	b.WriteString(") AND ")
-	if m.TitleOnly {
-		b.WriteString("title : (")
-	} else {
-		b.WriteString("{title body} : (")
-	}
+	b.WriteString(") AND {title body} : (")
 	for i, t := range m.Query.Terms {
 		if i > 0 {
 			b.WriteString(" AND ")
@@ -45,54 +47,191 @@ func ftsExpression(m search.Match) string {
 	return b.String()
 }
 
-func nthMatchSQLite(ctx context.Context, q *Q, m search.Match, n int) (int64, bool, error) {
-	var id int64
-	err := q.QueryRow(ctx, `SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
-		ftsExpression(m), n-1).Scan(&id)
-	if errors.Is(err, ErrNotFound) {
-		return 0, false, nil
-	}
-	return id, err == nil, err
+type scored struct {
+	id      int64
+	inTitle bool
+	score   float64
 }
 
-// searchSQLite ranks with bm25, a title word weighing ten body words; the scope column
-// weighs nothing.
-func searchSQLite(ctx context.Context, q *Q, m search.Match) ([]search.Hit, error) {
-	rows, err := q.Query(ctx, `SELECT s.id, s.space_id, s.page_id, s.position, s.section_id, s.title, s.body, f.score
-		FROM (SELECT rowid AS id, bm25(search_fts, 0.0, 10.0, 1.0) AS score FROM search_fts
-		      WHERE search_fts MATCH ? AND rowid >= ? ORDER BY score, rowid DESC LIMIT ?) AS f
-		JOIN search_sections AS s ON s.id = f.id
-		ORDER BY f.score, s.id DESC`, ftsExpression(m), m.Floor, m.Limit)
+func (s *Searches) searchSQLite(ctx context.Context, m search.Match) ([]search.Hit, error) {
+	q := s.DB.Read()
+	corpus, err := s.stats.corpusOf(ctx, s.DB)
 	if err != nil {
 		return nil, err
 	}
-	return scanHits(rows)
-}
-
-type hitRows interface {
-	Next() bool
-	Scan(dest ...any) error
-	Close() error
-	Err() error
-}
-
-func scanHits(rows hitRows) ([]search.Hit, error) {
-	defer rows.Close()
-	var out []search.Hit
-	for rows.Next() {
-		var h search.Hit
-		var id int64
-		if err := rows.Scan(&id, &h.SpaceID, &h.PageID, &h.Position, &h.SectionID, &h.Title, &h.Body, &h.Score); err != nil {
+	df := make([]int, len(m.Query.Terms))
+	for i, t := range m.Query.Terms {
+		if df[i], err = s.docFreq(ctx, q, t); err != nil {
 			return nil, err
 		}
-		out = append(out, h)
 	}
-	return out, rows.Err()
+	scorer := search.NewScorer(m.Query, corpus, df)
+	rows, err := q.Query(ctx, `SELECT rowid, title, body FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?`,
+		ftsExpression(m), m.Window)
+	if err != nil {
+		return nil, err
+	}
+	var found []scored
+	for rows.Next() {
+		var c scored
+		var title, body string
+		if err := rows.Scan(&c.id, &title, &body); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		c.inTitle, c.score = scorer.Score(title, body)
+		found = append(found, c)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(found, func(a, b scored) int {
+		switch {
+		case a.inTitle != b.inTitle:
+			if a.inTitle {
+				return -1
+			}
+			return 1
+		case a.score != b.score:
+			if a.score > b.score {
+				return -1
+			}
+			return 1
+		}
+		return int(b.id - a.id)
+	})
+	found = found[:min(len(found), m.Limit)]
+	ids := make([]int64, len(found))
+	for i, f := range found {
+		ids[i] = f.id
+	}
+	byID, err := sectionsByID(ctx, q, ids)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]search.Hit, 0, len(found))
+	for _, f := range found {
+		if r, ok := byID[f.id]; ok {
+			hits = append(hits, search.Hit{Row: r, InTitle: f.inTitle, Score: f.score})
+		}
+	}
+	return hits, nil
+}
+
+// maxPrefixTerms bounds the words a prefix's document frequency adds up (an upper bound is
+// all ranking needs).
+const maxPrefixTerms = 1000
+
+// docFreq returns how many sections hold term t: exactly for a word, at most for a prefix
+// (the sum over the words it starts) or a phrase (its rarest word).
+func (s *Searches) docFreq(ctx context.Context, q *Q, t search.Term) (int, error) {
+	least := -1
+	for i, w := range t.Words {
+		prefix := t.Prefix && i == len(t.Words)-1
+		n, err := s.stats.docFreq(ctx, q, w, prefix)
+		if err != nil {
+			return 0, err
+		}
+		if least < 0 || n < least {
+			least = n
+		}
+	}
+	return max(least, 0), nil
+}
+
+// searchStats caches the figures ranking needs of the whole index. Counting them costs a walk
+// of the word's doclist (fts5vocab reads it whole: milliseconds for a word in every section)
+// or of the table, while ranking needs them only roughly: they are kept for statsTTL, and
+// the corpus figures are refreshed in the background once known.
+type searchStats struct {
+	mu         sync.Mutex
+	corpus     search.Corpus
+	corpusAt   time.Time
+	refreshing bool
+	words      map[string]cachedFreq
+}
+
+type cachedFreq struct {
+	docs int
+	at   time.Time
+}
+
+const (
+	statsTTL      = time.Minute
+	maxCachedFreq = 50000
+)
+
+func (c *searchStats) docFreq(ctx context.Context, q *Q, w string, prefix bool) (int, error) {
+	key := w
+	if prefix {
+		key += "*"
+	}
+	c.mu.Lock()
+	got, ok := c.words[key]
+	c.mu.Unlock()
+	if ok && time.Since(got.at) < statsTTL {
+		return got.docs, nil
+	}
+	var n int
+	var err error
+	if prefix {
+		err = q.QueryRow(ctx, `SELECT COALESCE(SUM(doc), 0) FROM (SELECT doc FROM search_vocab
+			WHERE term >= ? AND term < ? LIMIT `+strconv.Itoa(maxPrefixTerms)+`)`, w, w+"\U0010FFFF").Scan(&n)
+	} else {
+		err = q.QueryRow(ctx, `SELECT COALESCE(SUM(doc), 0) FROM search_vocab WHERE term = ?`, w).Scan(&n)
+	}
+	if err != nil {
+		return 0, err
+	}
+	c.mu.Lock()
+	if c.words == nil || len(c.words) >= maxCachedFreq {
+		c.words = map[string]cachedFreq{}
+	}
+	c.words[key] = cachedFreq{docs: n, at: time.Now()}
+	c.mu.Unlock()
+	return n, nil
+}
+
+func (c *searchStats) corpusOf(ctx context.Context, db *DB) (search.Corpus, error) {
+	c.mu.Lock()
+	v, at := c.corpus, c.corpusAt
+	stale := !at.IsZero() && time.Since(at) >= statsTTL && !c.refreshing
+	if stale {
+		c.refreshing = true
+	}
+	c.mu.Unlock()
+	switch {
+	case at.IsZero() || v.Sections == 0:
+		return c.count(ctx, db)
+	case stale:
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			c.count(ctx, db) // an error keeps the old figures until the next try
+			c.mu.Lock()
+			c.refreshing = false
+			c.mu.Unlock()
+		}()
+	}
+	return v, nil
+}
+
+func (c *searchStats) count(ctx context.Context, db *DB) (search.Corpus, error) {
+	var v search.Corpus
+	err := db.Read().QueryRow(ctx, `SELECT COUNT(*), COALESCE(AVG(words), 0) FROM search_sections`).Scan(&v.Sections, &v.AvgWords)
+	if err != nil {
+		return v, err
+	}
+	c.mu.Lock()
+	c.corpus, c.corpusAt = v, time.Now()
+	c.mu.Unlock()
+	return v, nil
 }
 
 // insertSectionsSQLite numbers new sections after the highest existing id (write
 // transactions are serialized), so recently indexed sections have the highest rowids, as
-// search.candidateWindow expects, and both tables are filled with multi-row inserts.
+// search.Match.Window expects, and both tables are filled with multi-row inserts.
 func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) error {
 	if len(rows) == 0 {
 		return nil
@@ -104,15 +243,17 @@ func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) error {
 	const batch = 100
 	for start := 0; start < len(rows); start += batch {
 		part := rows[start:min(start+batch, len(rows))]
-		sections := make([]any, 0, 7*len(part))
+		sections := make([]any, 0, 8*len(part))
 		fts := make([]any, 0, 4*len(part))
 		for _, r := range part {
 			next++
-			sections = append(sections, next, r.SpaceID, r.PageID, r.Position, r.SectionID, r.Title, r.Body)
-			fts = append(fts, next, scopeToken(r.SpaceID), search.IndexText(r.Title), search.IndexText(r.Body))
+			title, body := search.IndexText(r.Title), search.IndexText(r.Body)
+			sections = append(sections, next, r.SpaceID, r.PageID, r.Position, r.SectionID, r.Title, r.Body,
+				wordCount(title)+wordCount(body))
+			fts = append(fts, next, scopeToken(r.SpaceID), title, body)
 		}
-		if _, err := q.Exec(ctx, `INSERT INTO search_sections (id, space_id, page_id, position, section_id, title, body) VALUES `+
-			valuesList(len(part), 7, ""), sections...); err != nil {
+		if _, err := q.Exec(ctx, `INSERT INTO search_sections (id, space_id, page_id, position, section_id, title, body, words) VALUES `+
+			valuesList(len(part), 8, ""), sections...); err != nil {
 			return err
 		}
 		if _, err := q.Exec(ctx, `INSERT INTO search_fts (rowid, scope, title, body) VALUES `+valuesList(len(part), 4, ""), fts...); err != nil {
@@ -120,4 +261,11 @@ func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) error {
 		}
 	}
 	return nil
+}
+
+func wordCount(indexText string) int {
+	if indexText == "" {
+		return 0
+	}
+	return strings.Count(indexText, " ") + 1
 }

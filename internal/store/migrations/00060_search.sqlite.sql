@@ -1,7 +1,7 @@
 -- +goose Up
 -- The search index: each page of a space's current content split into sections at its
 -- headings (search.PageRows). search_sections keeps the text as written, for results and
--- excerpts; search_fts indexes the folded words (search.IndexText) under the same rowid.
+-- excerpts; search_fts indexes the folded words under the same rowid.
 -- The index is derived data: it has no foreign keys, and purging a space drops its rows.
 CREATE TABLE search_sections (
     id         INTEGER PRIMARY KEY,
@@ -10,18 +10,24 @@ CREATE TABLE search_sections (
     position   INTEGER NOT NULL,
     section_id TEXT NOT NULL, -- heading anchor; '' for the page's opening section
     title      TEXT NOT NULL,
-    body       TEXT NOT NULL
+    body       TEXT NOT NULL,
+    words      INTEGER NOT NULL -- how many words the section's title and body index
 );
 CREATE INDEX search_sections_page ON search_sections (space_id, page_id);
 
--- scope holds one token naming the section's space, so the engine itself restricts a search
--- to the spaces the caller may read. Contentless: the text lives in search_sections.
+-- search_fts holds the folded words (search.IndexText) of each section under its rowid, and
+-- keeps them, so a search reads its candidates' words in the same pass that finds them and
+-- ranks them itself (search.Scorer): FTS5's bm25() first walks the whole doclist of every
+-- term to count its rows, which costs as much as the search for a frequent word. scope holds
+-- one token naming the section's space, so the engine itself restricts a search to the
+-- spaces the caller may read.
 CREATE VIRTUAL TABLE search_fts USING fts5(
     scope, title, body,
-    content = '', contentless_delete = 1,
     tokenize = 'unicode61 remove_diacritics 2',
     prefix = '2 3'
 );
+-- How many sections hold each word: the document frequencies of the ranking.
+CREATE VIRTUAL TABLE search_vocab USING fts5vocab(search_fts, 'row');
 
 -- The revision each space's index was built from.
 CREATE TABLE search_indexed (
@@ -32,5 +38,6 @@ CREATE TABLE search_indexed (
 
 -- +goose Down
 DROP TABLE search_indexed;
+DROP TABLE search_vocab;
 DROP TABLE search_fts;
 DROP TABLE search_sections;

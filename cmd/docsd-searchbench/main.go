@@ -26,6 +26,7 @@ type options struct {
 	SmallPages                              int
 	Seed                                    uint64
 	Strict, Keep                            bool
+	Reuse, CPUProfile                       string
 }
 
 func main() {
@@ -41,7 +42,9 @@ func main() {
 	fs.IntVar(&o.Merges, "merges", 15, "one-page merges measured per space")
 	fs.Uint64Var(&o.Seed, "seed", 1, "random seed of the corpus and queries")
 	fs.BoolVar(&o.Strict, "strict", false, "exit with status 1 when a target is missed")
-	fs.BoolVar(&o.Keep, "keep", false, "keep the data directory")
+	fs.BoolVar(&o.Keep, "keep", false, "keep the data directory (its path is printed), to -reuse it")
+	fs.StringVar(&o.Reuse, "reuse", "", "measure on the corpus of a data directory kept by an earlier run with the same flags")
+	fs.StringVar(&o.CPUProfile, "cpuprofile", "", "write a CPU profile of the query measurements to this file")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)

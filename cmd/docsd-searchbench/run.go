@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"time"
@@ -37,18 +38,21 @@ type bench struct {
 }
 
 func run(ctx context.Context, o options, out io.Writer) (missed bool, err error) {
-	dir, err := os.MkdirTemp("", "docsd-searchbench-")
-	if err != nil {
-		return false, err
-	}
-	if o.Keep {
-		logf("data directory: %s", dir)
-	} else {
-		defer os.RemoveAll(dir)
+	var a *app.App
+	dir := o.Reuse
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "docsd-searchbench-"); err != nil {
+			return false, err
+		}
+		if o.Keep {
+			logf("data directory: %s", dir)
+		} else {
+			defer os.RemoveAll(dir)
+		}
 	}
 	cfg := config.Defaults()
 	cfg.Addr, cfg.DataDir, cfg.DatabaseURL = "127.0.0.1:0", dir, filepath.Join(dir, "docsd.db")
-	a, err := app.Open(ctx, cfg, app.Options{})
+	a, err = app.Open(ctx, cfg, app.Options{})
 	if err != nil {
 		return false, err
 	}
@@ -56,7 +60,12 @@ func run(ctx context.Context, o options, out io.Writer) (missed bool, err error)
 	b := &bench{o: o, app: a, rng: rand.New(rand.NewPCG(o.Seed, 7)),
 		client: &http.Client{Timeout: time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: 4}}}
 	b.vocab = newVocabulary(b.rng, 50000, 1.07)
-	if err := b.setup(ctx); err != nil {
+	if o.Reuse != "" {
+		err = b.reuse(ctx)
+	} else {
+		err = b.setup(ctx)
+	}
+	if err != nil {
 		return false, err
 	}
 	if err := a.Listen(); err != nil {
@@ -67,7 +76,18 @@ func run(ctx context.Context, o options, out io.Writer) (missed bool, err error)
 	go func() { done <- a.Serve(serveCtx) }()
 	defer func() { stopServe(); <-done }()
 
+	if o.CPUProfile != "" {
+		f, err := os.Create(o.CPUProfile)
+		if err != nil {
+			return false, err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return false, err
+		}
+	}
 	q, err := b.measureQueries(ctx)
+	pprof.StopCPUProfile()
 	if err != nil {
 		return false, err
 	}
@@ -122,6 +142,25 @@ func (b *bench) setup(ctx context.Context) error {
 			return fmt.Errorf("bulk index of space %s: ok %v, %v", v.ID, ok, err)
 		}
 		logf("%d sections indexed in bulk in %s", len(rows), time.Since(start).Round(time.Millisecond))
+	}
+	return nil
+}
+
+// reuse finds the user and spaces of a kept data directory, and makes a new token.
+func (b *bench) reuse(ctx context.Context) error {
+	q := b.app.DB.Read()
+	var email string
+	if err := q.QueryRow(ctx, `SELECT id, email FROM users WHERE email = 'bench@example.test'`).Scan(&b.caller.UserID, &email); err != nil {
+		return fmt.Errorf("no benchmark user in %s: %w", b.o.Reuse, err)
+	}
+	var err error
+	if b.token, err = b.app.Accounts.CreateToken(ctx, email); err != nil {
+		return err
+	}
+	for id, pages := range map[*string]int{&b.big: b.o.Pages, &b.small: b.o.SmallPages} {
+		if err := q.QueryRow(ctx, `SELECT id FROM spaces WHERE title = ?`, fmt.Sprintf("%d pages", pages)).Scan(id); err != nil {
+			return fmt.Errorf("no space of %d pages in %s: %w", pages, b.o.Reuse, err)
+		}
 	}
 	return nil
 }

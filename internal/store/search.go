@@ -82,18 +82,35 @@ func (s *Searches) ApplyIndex(ctx context.Context, now time.Time, spaceID, from,
 		if n, err := res.RowsAffected(); err != nil || n != 1 {
 			return errors.Join(err, errIndexMoved)
 		}
+		var sections, words int64
 		if all {
 			if err := deleteSections(ctx, q, spaceID, nil); err != nil {
 				return err
 			}
 		} else {
 			for start := 0; start < len(pages); start += 512 {
-				if err := deleteSections(ctx, q, spaceID, pages[start:min(start+512, len(pages))]); err != nil {
+				part := pages[start:min(start+512, len(pages))]
+				n, w, err := countSections(ctx, q, spaceID, part)
+				if err != nil {
+					return err
+				}
+				sections, words = sections-n, words-w
+				if err := deleteSections(ctx, q, spaceID, part); err != nil {
 					return err
 				}
 			}
 		}
-		return insertSections(ctx, q, rows)
+		added, err := insertSections(ctx, q, rows)
+		if err != nil {
+			return err
+		}
+		sections, words = sections+int64(len(rows)), words+added
+		set := `sections = sections + ?, word_count = word_count + ?`
+		if all {
+			set = `sections = ?, word_count = ?`
+		}
+		_, err = q.Exec(ctx, `UPDATE search_indexed SET `+set+` WHERE space_id = ?`, sections, words, spaceID)
+		return err
 	})
 	if errors.Is(err, errIndexMoved) {
 		return false, nil
@@ -108,6 +125,17 @@ func dropSearchIndex(ctx context.Context, q *Q, spaceID string) error {
 	}
 	_, err := q.Exec(ctx, `DELETE FROM search_indexed WHERE space_id = ?`, spaceID)
 	return err
+}
+
+// countSections counts the sections of the given pages of a space, and their words.
+func countSections(ctx context.Context, q *Q, spaceID string, pages []string) (n, words int64, err error) {
+	if len(pages) == 0 {
+		return 0, 0, nil
+	}
+	list, args := inList(pages)
+	err = q.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(word_count), 0) FROM search_sections WHERE space_id = ? AND page_id IN (`+list+`)`,
+		append([]any{spaceID}, args...)...).Scan(&n, &words)
+	return n, words, err
 }
 
 // deleteSections removes the sections of the given pages of a space (of all its pages when
@@ -132,7 +160,8 @@ func deleteSections(ctx context.Context, q *Q, spaceID string, pages []string) e
 	return err
 }
 
-func insertSections(ctx context.Context, q *Q, rows []search.Row) error {
+// insertSections writes new sections and returns how many words they index.
+func insertSections(ctx context.Context, q *Q, rows []search.Row) (int64, error) {
 	if q.Engine() == SQLite {
 		return insertSectionsSQLite(ctx, q, rows)
 	}

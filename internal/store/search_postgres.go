@@ -66,20 +66,23 @@ func searchPostgres(ctx context.Context, q *Q, m search.Match) ([]search.Hit, er
 	return out, rows.Err()
 }
 
-func insertSectionsPostgres(ctx context.Context, q *Q, rows []search.Row) error {
+func insertSectionsPostgres(ctx context.Context, q *Q, rows []search.Row) (int64, error) {
+	var words int64
 	const batch = 200
-	row := "(?, ?, ?, ?, ?, ?, setweight(to_tsvector('simple', ?), 'A') || setweight(to_tsvector('simple', ?), 'D'))"
+	row := "(?, ?, ?, ?, ?, ?, setweight(to_tsvector('simple', ?), 'A') || setweight(to_tsvector('simple', ?), 'D'), ?)"
 	for start := 0; start < len(rows); start += batch {
 		part := rows[start:min(start+batch, len(rows))]
-		args := make([]any, 0, 8*len(part))
+		args := make([]any, 0, 9*len(part))
 		for _, r := range part {
-			args = append(args, r.SpaceID, r.PageID, r.Position, r.SectionID, r.Title, r.Body,
-				search.IndexText(r.Title), search.IndexText(r.Body))
+			title, body := search.IndexText(r.Title), search.IndexText(r.Body)
+			args = append(args, r.SpaceID, r.PageID, r.Position, r.SectionID, r.Title, r.Body, title, body,
+				wordCount(title)+wordCount(body))
+			words += int64(wordCount(title) + wordCount(body))
 		}
-		if _, err := q.Exec(ctx, `INSERT INTO search_sections (space_id, page_id, position, section_id, title, body, words) VALUES `+
+		if _, err := q.Exec(ctx, `INSERT INTO search_sections (space_id, page_id, position, section_id, title, body, words, word_count) VALUES `+
 			valuesList(len(part), 0, row), args...); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return nil
+	return words, nil
 }

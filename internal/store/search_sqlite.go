@@ -55,7 +55,7 @@ type scored struct {
 
 func (s *Searches) searchSQLite(ctx context.Context, m search.Match) ([]search.Hit, error) {
 	q := s.DB.Read()
-	corpus, err := s.stats.corpusOf(ctx, s.DB)
+	corpus, err := s.stats.corpusOf(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -145,11 +145,10 @@ func (s *Searches) docFreq(ctx context.Context, q *Q, t search.Term) (int, error
 // or of the table, while ranking needs them only roughly: they are kept for statsTTL, and
 // the corpus figures are refreshed in the background once known.
 type searchStats struct {
-	mu         sync.Mutex
-	corpus     search.Corpus
-	corpusAt   time.Time
-	refreshing bool
-	words      map[string]cachedFreq
+	mu       sync.Mutex
+	corpus   search.Corpus
+	corpusAt time.Time
+	words    map[string]cachedFreq
 }
 
 type cachedFreq struct {
@@ -159,6 +158,7 @@ type cachedFreq struct {
 
 const (
 	statsTTL      = time.Minute
+	corpusTTL     = time.Second
 	maxCachedFreq = 50000
 )
 
@@ -193,36 +193,20 @@ func (c *searchStats) docFreq(ctx context.Context, q *Q, w string, prefix bool) 
 	return n, nil
 }
 
-func (c *searchStats) corpusOf(ctx context.Context, db *DB) (search.Corpus, error) {
+// corpusOf returns the corpus figures, from the per-space sums in search_indexed.
+func (c *searchStats) corpusOf(ctx context.Context, q *Q) (search.Corpus, error) {
 	c.mu.Lock()
 	v, at := c.corpus, c.corpusAt
-	stale := !at.IsZero() && time.Since(at) >= statsTTL && !c.refreshing
-	if stale {
-		c.refreshing = true
-	}
 	c.mu.Unlock()
-	switch {
-	case at.IsZero() || v.Sections == 0:
-		return c.count(ctx, db)
-	case stale:
-		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			c.count(ctx, db) // an error keeps the old figures until the next try
-			c.mu.Lock()
-			c.refreshing = false
-			c.mu.Unlock()
-		}()
+	if !at.IsZero() && time.Since(at) < corpusTTL {
+		return v, nil
 	}
-	return v, nil
-}
-
-func (c *searchStats) count(ctx context.Context, db *DB) (search.Corpus, error) {
-	var v search.Corpus
-	err := db.Read().QueryRow(ctx, `SELECT COUNT(*), COALESCE(AVG(words), 0) FROM search_sections`).Scan(&v.Sections, &v.AvgWords)
+	var words int64
+	err := q.QueryRow(ctx, `SELECT COALESCE(SUM(sections), 0), COALESCE(SUM(word_count), 0) FROM search_indexed`).Scan(&v.Sections, &words)
 	if err != nil {
 		return v, err
 	}
+	v.AvgWords = float64(words) / float64(max(v.Sections, 1))
 	c.mu.Lock()
 	c.corpus, c.corpusAt = v, time.Now()
 	c.mu.Unlock()
@@ -232,13 +216,14 @@ func (c *searchStats) count(ctx context.Context, db *DB) (search.Corpus, error) 
 // insertSectionsSQLite numbers new sections after the highest existing id (write
 // transactions are serialized), so recently indexed sections have the highest rowids, as
 // search.Match.Window expects, and both tables are filled with multi-row inserts.
-func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) error {
+func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) (int64, error) {
+	var words int64
 	if len(rows) == 0 {
-		return nil
+		return words, nil
 	}
 	var next int64
 	if err := q.QueryRow(ctx, `SELECT COALESCE(MAX(id), 0) FROM search_sections`).Scan(&next); err != nil {
-		return err
+		return 0, err
 	}
 	const batch = 100
 	for start := 0; start < len(rows); start += batch {
@@ -250,17 +235,18 @@ func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) error {
 			title, body := search.IndexText(r.Title), search.IndexText(r.Body)
 			sections = append(sections, next, r.SpaceID, r.PageID, r.Position, r.SectionID, r.Title, r.Body,
 				wordCount(title)+wordCount(body))
+			words += int64(wordCount(title) + wordCount(body))
 			fts = append(fts, next, scopeToken(r.SpaceID), title, body)
 		}
-		if _, err := q.Exec(ctx, `INSERT INTO search_sections (id, space_id, page_id, position, section_id, title, body, words) VALUES `+
+		if _, err := q.Exec(ctx, `INSERT INTO search_sections (id, space_id, page_id, position, section_id, title, body, word_count) VALUES `+
 			valuesList(len(part), 8, ""), sections...); err != nil {
-			return err
+			return 0, err
 		}
 		if _, err := q.Exec(ctx, `INSERT INTO search_fts (rowid, scope, title, body) VALUES `+valuesList(len(part), 4, ""), fts...); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return nil
+	return words, nil
 }
 
 func wordCount(indexText string) int {

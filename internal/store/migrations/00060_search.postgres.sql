@@ -11,16 +11,20 @@ CREATE TABLE search_sections (
     section_id TEXT NOT NULL, -- heading anchor; '' for the page's opening section
     title      TEXT NOT NULL,
     body       TEXT NOT NULL,
-    words      TSVECTOR NOT NULL
+    words      TSVECTOR NOT NULL,
+    word_count INTEGER NOT NULL -- how many words the section's title and body index
 );
 CREATE INDEX search_sections_page ON search_sections (space_id, page_id);
 CREATE INDEX search_sections_words ON search_sections USING GIN (words);
 
--- The revision each space's index was built from.
+-- The revision each space's index was built from, and how many sections and words it holds
+-- (their sums are the corpus figures of the ranking, read without counting the sections).
 CREATE TABLE search_indexed (
     space_id    TEXT PRIMARY KEY,
     revision_id TEXT NOT NULL,
-    indexed_at  BIGINT NOT NULL
+    indexed_at  BIGINT NOT NULL,
+    sections    BIGINT NOT NULL DEFAULT 0,
+    word_count  BIGINT NOT NULL DEFAULT 0
 );
 
 -- +goose Down

@@ -11,7 +11,7 @@ CREATE TABLE search_sections (
     section_id TEXT NOT NULL, -- heading anchor; '' for the page's opening section
     title      TEXT NOT NULL,
     body       TEXT NOT NULL,
-    words      INTEGER NOT NULL -- how many words the section's title and body index
+    word_count INTEGER NOT NULL -- how many words the section's title and body index
 );
 CREATE INDEX search_sections_page ON search_sections (space_id, page_id);
 
@@ -29,11 +29,14 @@ CREATE VIRTUAL TABLE search_fts USING fts5(
 -- How many sections hold each word: the document frequencies of the ranking.
 CREATE VIRTUAL TABLE search_vocab USING fts5vocab(search_fts, 'row');
 
--- The revision each space's index was built from.
+-- The revision each space's index was built from, and how many sections and words it holds
+-- (their sums are the corpus figures of the ranking, read without counting the sections).
 CREATE TABLE search_indexed (
     space_id    TEXT PRIMARY KEY,
     revision_id TEXT NOT NULL,
-    indexed_at  BIGINT NOT NULL
+    indexed_at  BIGINT NOT NULL,
+    sections    BIGINT NOT NULL DEFAULT 0,
+    word_count  BIGINT NOT NULL DEFAULT 0
 );
 
 -- +goose Down

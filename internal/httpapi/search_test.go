@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"docsd/internal/apitest"
 	"docsd/internal/auth"
@@ -219,6 +220,30 @@ func TestSearchPermissions(t *testing.T) {
 		e.Post(e.Admin, "/v1/spaces/"+closed+"/restore", nil).Expect(200)
 		if got := orgHits(orgSearch(e, e.Admin, "albatross").Expect(200)); len(got) != 2 {
 			t.Errorf("after restore found %v", got)
+		}
+	})
+	t.Run("purging a space drops its sections from the index", func(t *testing.T) {
+		indexed := func() int {
+			var n int
+			err := e.App.DB.Read().QueryRow(t.Context(), `SELECT COUNT(*) FROM search_sections WHERE space_id = ?`, closed).Scan(&n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		if indexed() == 0 {
+			t.Fatal("the premise: the space has indexed sections")
+		}
+		e.Delete(e.Admin, "/v1/spaces/"+closed).Expect(204)
+		e.Clock.Advance(8 * 24 * time.Hour)
+		if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if n := indexed(); n != 0 {
+			t.Errorf("%d sections left after the purge", n)
+		}
+		if got := orgHits(orgSearch(e, e.Admin, "albatross").Expect(200)); !slices.Equal(got, []string{open + "/p"}) {
+			t.Errorf("after purge found %v", got)
 		}
 	})
 }

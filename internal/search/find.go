@@ -20,8 +20,13 @@ const MaxSections = 500
 type SectionResult struct {
 	Anchor string // the heading's anchor; "" for the page's opening section
 	Title  string
-	Body   string // an excerpt of the section's text around the first match
+	body   string
+	marks  []Term
 }
+
+// Excerpt is the part of the section's text around its first match (see Excerpt). It is
+// made only for the results an answer shows.
+func (r SectionResult) Excerpt() string { return Excerpt(r.body, r.marks) }
 
 // PageResult is a page with its matching sections, best first.
 type PageResult struct {
@@ -97,7 +102,7 @@ func (s *Service) group(ctx context.Context, q Query, heads map[string]string, h
 			title = page.Title
 		}
 		out[si].Pages[pi].Sections = append(out[si].Pages[pi].Sections, SectionResult{
-			Anchor: h.SectionID, Title: title, Body: Excerpt(h.Body, marks)})
+			Anchor: h.SectionID, Title: title, body: h.Body, marks: marks})
 	}
 	return out, nil
 }

@@ -24,16 +24,20 @@ func scopeToken(spaceID string) string { return "s" + hex.EncodeToString([]byte(
 
 // ftsExpression builds the MATCH expression of m. Every token is quoted (tokens hold only
 // letters and digits), so nothing the user typed is read as FTS5 syntax.
-func ftsExpression(m search.Match) string {
+// Without scoped, the expression matches in every space.
+func ftsExpression(m search.Match, scoped bool) string {
 	var b strings.Builder
-	b.WriteString("scope : (")
-	for i, id := range m.SpaceIDs {
-		if i > 0 {
-			b.WriteString(" OR ")
+	if scoped {
+		b.WriteString("scope : (")
+		for i, id := range m.SpaceIDs {
+			if i > 0 {
+				b.WriteString(" OR ")
+			}
+			b.WriteString(`"` + scopeToken(id) + `"`)
 		}
-		b.WriteString(`"` + scopeToken(id) + `"`)
+		b.WriteString(") AND ")
 	}
-	b.WriteString(") AND {title body} : (")
+	b.WriteString("{title body} : (")
 	for i, t := range m.Query.Terms {
 		if i > 0 {
 			b.WriteString(" AND ")
@@ -66,18 +70,38 @@ func (s *Searches) searchSQLite(ctx context.Context, m search.Match) ([]search.H
 		}
 	}
 	scorer := search.NewScorer(m.Query, corpus, df)
-	rows, err := q.Query(ctx, `SELECT rowid, title, body FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?`,
-		ftsExpression(m), m.Window)
+	// The scope token makes FTS5 skip other spaces' sections, at the price of walking the
+	// scope's own doclist beside the query's. When the spaces searched hold most of the
+	// index it filters little, so the sections of other spaces are skipped here instead,
+	// reading twice the window to make up for them.
+	inScope, err := scopeSections(ctx, q, m.SpaceIDs)
+	if err != nil {
+		return nil, err
+	}
+	scoped, limit := true, m.Window
+	var allowed map[string]bool
+	if corpus.Sections > 0 && 2*inScope >= int64(corpus.Sections) {
+		scoped, limit = false, 2*m.Window
+		allowed = make(map[string]bool, len(m.SpaceIDs))
+		for _, id := range m.SpaceIDs {
+			allowed[scopeToken(id)] = true
+		}
+	}
+	rows, err := q.Query(ctx, `SELECT rowid, scope, title, body FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?`,
+		ftsExpression(m, scoped), limit)
 	if err != nil {
 		return nil, err
 	}
 	var found []scored
-	for rows.Next() {
+	for rows.Next() && len(found) < m.Window {
 		var c scored
-		var title, body string
-		if err := rows.Scan(&c.id, &title, &body); err != nil {
+		var scope, title, body string
+		if err := rows.Scan(&c.id, &scope, &title, &body); err != nil {
 			rows.Close()
 			return nil, err
+		}
+		if !scoped && !allowed[scope] {
+			continue
 		}
 		c.inTitle, c.score = scorer.Score(title, body)
 		found = append(found, c)
@@ -117,6 +141,21 @@ func (s *Searches) searchSQLite(ctx context.Context, m search.Match) ([]search.H
 		}
 	}
 	return hits, nil
+}
+
+// scopeSections counts the indexed sections of the given spaces.
+func scopeSections(ctx context.Context, q *Q, spaceIDs []string) (int64, error) {
+	var total int64
+	for start := 0; start < len(spaceIDs); start += 512 {
+		part := spaceIDs[start:min(start+512, len(spaceIDs))]
+		list, args := inList(part) // its padding repeats an id, which IN counts once
+		var n int64
+		if err := q.QueryRow(ctx, `SELECT COALESCE(SUM(sections), 0) FROM search_indexed WHERE space_id IN (`+list+`)`, args...).Scan(&n); err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return total, nil
 }
 
 // maxPrefixTerms bounds the words a prefix's document frequency adds up (an upper bound is

@@ -44,7 +44,7 @@ func (u URLs) FromSearchPage(spaceID string, p search.PageResult) SearchPage {
 		if sec.Anchor != "" {
 			id, path, url = id+"#"+sec.Anchor, path+"#"+sec.Anchor, url+"#"+sec.Anchor
 		}
-		out.Sections = append(out.Sections, SearchSection{ID: id, Title: sec.Title, Path: path, Body: sec.Body,
+		out.Sections = append(out.Sections, SearchSection{ID: id, Title: sec.Title, Path: path, Body: sec.Excerpt(),
 			URLs: SearchAppURL{App: url}})
 	}
 	return out

@@ -154,7 +154,7 @@ func (b *bench) measureUpdates(ctx context.Context) ([]updateResults, error) {
 			}
 			var cr struct{ ID string }
 			json.Unmarshal(body, &cr)
-			word := fmt.Sprintf("benchmark%dword%d", sp.pages, i)
+			word := fmt.Sprintf("benchmark%dword%dx%d", sp.pages, i, time.Now().UnixNano())
 			page := fmt.Sprintf("page%06d", b.rng.IntN(sp.pages))
 			md, _ := json.Marshal(map[string]string{"markdown": b.vocab.text(60) + "\n\n## Changed\n\n" + word + " " + b.vocab.text(40) + "\n"})
 			if status, body, _, err = b.do(ctx, "PATCH", base+"/"+cr.ID+"/pages/"+page, string(md)); err != nil || status != 200 {

@@ -43,8 +43,14 @@ func Excerpt(body string, marks []Term) string {
 func firstMatch(body string, marks []Term) int {
 	start := -1
 	for i, r := range body + " " {
-		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
-		if word && !isIdeographic(r) {
+		var word, ideograph bool
+		if r < utf8.RuneSelf {
+			word = 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+		} else {
+			ideograph = isIdeographic(r)
+			word = unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+		}
+		if word && !ideograph {
 			if start < 0 {
 				start = i
 			}
@@ -54,7 +60,7 @@ func firstMatch(body string, marks []Term) int {
 			return start
 		}
 		start = -1
-		if isIdeographic(r) && matches(string(r), marks) {
+		if ideograph && matches(string(r), marks) {
 			return i
 		}
 	}
@@ -62,6 +68,18 @@ func firstMatch(body string, marks []Term) int {
 }
 
 func matches(word string, marks []Term) bool {
+	if isASCII(word) {
+		// The common case, without folding: ASCII letters and digits only need lowercasing.
+		for _, m := range marks {
+			w := m.Words[0]
+			if len(word) == len(w) || (m.Prefix && len(word) > len(w)) {
+				if strings.EqualFold(word[:len(w)], w) && (len(word) == len(w) || m.Prefix) {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for _, tok := range Tokens(word, 4) {
 		for _, m := range marks {
 			if tok == m.Words[0] || (m.Prefix && strings.HasPrefix(tok, m.Words[0])) {

@@ -10,11 +10,11 @@ import (
 // ranks the most recently indexed candidateWindow of its matches instead of every section of
 // the index. Such words carry little relevance by themselves, and as soon as a query holds
 // one less common word its matches are few and the ranking exact.
-const candidateWindow = 500
+const candidateWindow = 300
 
 // MaxSections is the most sections one search considers, best first, before grouping them by
 // page and space.
-const MaxSections = 500
+const MaxSections = 300
 
 // SectionResult is a section that matched.
 type SectionResult struct {

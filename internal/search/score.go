@@ -40,36 +40,62 @@ func NewScorer(q Query, c Corpus, docFreq []int) *Scorer {
 }
 
 // Score returns whether every term occurs in the title, and the section's BM25 score (higher
-// is better).
+// is better). title and body are words separated by single spaces, as IndexText makes them.
 func (s *Scorer) Score(title, body string) (inTitle bool, score float64) {
-	tw, bw := strings.Fields(title), strings.Fields(body)
-	length := float64(len(tw) + len(bw))
+	length := float64(WordCount(title) + WordCount(body))
 	inTitle = true
 	for i, t := range s.terms {
-		ft := occurrences(tw, t)
+		ft := occurrences(title, t)
 		inTitle = inTitle && ft > 0
-		tf := float64(titleWeight*ft + occurrences(bw, t))
+		tf := float64(titleWeight*ft + occurrences(body, t))
 		score += s.idf[i] * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*length/s.avgLen))
 	}
 	return inTitle, score
 }
 
-// occurrences counts where term t starts in words.
-func occurrences(words []string, t Term) int {
+// WordCount counts the words of text as IndexText makes it.
+func WordCount(text string) int {
+	if text == "" {
+		return 0
+	}
+	return strings.Count(text, " ") + 1
+}
+
+// occurrences counts where term t starts in text (words separated by single spaces).
+func occurrences(text string, t Term) int {
 	n := 0
-	last := len(t.Words) - 1
-	for i := 0; i+last < len(words); i++ {
-		ok := true
-		for j, w := range t.Words {
-			got := words[i+j]
-			if got != w && !(j == last && t.Prefix && strings.HasPrefix(got, w)) {
-				ok = false
-				break
-			}
+	first := t.Words[0]
+	for rest := text; rest != ""; {
+		word := rest
+		next := ""
+		if i := strings.IndexByte(rest, ' '); i >= 0 {
+			word, next = rest[:i], rest[i+1:]
 		}
-		if ok {
+		if wordMatches(word, first, t.Prefix && len(t.Words) == 1) && followedBy(next, t) {
 			n++
 		}
+		rest = next
 	}
 	return n
+}
+
+// followedBy reports whether text starts with the words of t after its first.
+func followedBy(text string, t Term) bool {
+	last := len(t.Words) - 1
+	for j := 1; j <= last; j++ {
+		word := text
+		if i := strings.IndexByte(text, ' '); i >= 0 {
+			word, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		if word == "" || !wordMatches(word, t.Words[j], t.Prefix && j == last) {
+			return false
+		}
+	}
+	return true
+}
+
+func wordMatches(word, w string, prefix bool) bool {
+	return word == w || (prefix && strings.HasPrefix(word, w))
 }

@@ -76,8 +76,8 @@ func insertSectionsPostgres(ctx context.Context, q *Q, rows []search.Row) (int64
 		for _, r := range part {
 			title, body := search.IndexText(r.Title), search.IndexText(r.Body)
 			args = append(args, r.SpaceID, r.PageID, r.Position, r.SectionID, r.Title, r.Body, title, body,
-				wordCount(title)+wordCount(body))
-			words += int64(wordCount(title) + wordCount(body))
+				search.WordCount(title)+search.WordCount(body))
+			words += int64(search.WordCount(title) + search.WordCount(body))
 		}
 		if _, err := q.Exec(ctx, `INSERT INTO search_sections (space_id, page_id, position, section_id, title, body, words, word_count) VALUES `+
 			valuesList(len(part), 0, row), args...); err != nil {

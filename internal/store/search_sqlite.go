@@ -273,8 +273,8 @@ func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) (int64, 
 			next++
 			title, body := search.IndexText(r.Title), search.IndexText(r.Body)
 			sections = append(sections, next, r.SpaceID, r.PageID, r.Position, r.SectionID, r.Title, r.Body,
-				wordCount(title)+wordCount(body))
-			words += int64(wordCount(title) + wordCount(body))
+				search.WordCount(title)+search.WordCount(body))
+			words += int64(search.WordCount(title) + search.WordCount(body))
 			fts = append(fts, next, scopeToken(r.SpaceID), title, body)
 		}
 		if _, err := q.Exec(ctx, `INSERT INTO search_sections (id, space_id, page_id, position, section_id, title, body, word_count) VALUES `+
@@ -286,11 +286,4 @@ func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) (int64, 
 		}
 	}
 	return words, nil
-}
-
-func wordCount(indexText string) int {
-	if indexText == "" {
-		return 0
-	}
-	return strings.Count(indexText, " ") + 1
 }

@@ -5,11 +5,14 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"docsd/internal/apitest"
 	"docsd/internal/auth"
+	"docsd/internal/search"
+	"docsd/internal/store"
 )
 
 // spaceSearch searches one space as a and returns the answer.
@@ -50,7 +53,7 @@ func searchCorpus(t *testing.T, e *apitest.Env) string {
 	b := newTreeBuilder().
 		doc("body-long", "", "Overview", "overview", "Intro.\n\n"+filler+"The kestrel appears once here.\n").
 		doc("body-short", "", "Birds", "birds", "# Falcons\n\nThe kestrel hovers. A kestrel hunts.\n").
-		doc("title", "", "Kestrel", "kestrel", "A page about a small falcon.\n").
+		doc("title", "", "Kestrel", "kestrel", "A page about a small falcon. "+filler+"\n").
 		doc("phrase", "", "Animals", "animals", "The quick brown fox jumps.\n\n## Dogs\n\nA brown dog is quick.\n").
 		doc("folding", "", "Café culture", "cafe", "Crème brûlée at the café. 这是文档系统。\n").
 		doc("hidden-from-search", "", "Secret kestrel", "secret", "kestrel kestrel\n")
@@ -66,6 +69,7 @@ func TestSearchRanking(t *testing.T) {
 	e := apitest.New(t)
 	sp := searchCorpus(t, e)
 
+	// The title page's long body would rank it below body-short on BM25 alone.
 	t.Run("a title match comes first, then short sections before long ones", func(t *testing.T) {
 		got := pageIDs(spaceSearch(e, e.Admin, sp, "kestrel").Expect(200))
 		if want := []string{"title", "body-short", "body-long"}; !slices.Equal(got, want) {
@@ -251,7 +255,21 @@ func TestSearchPermissions(t *testing.T) {
 func TestSearchFreshness(t *testing.T) {
 	t.Parallel()
 	e := apitest.New(t)
-	sp, _ := crSpace(t, e)
+	sp, first := crSpace(t, e)
+	indexJobs := func() int {
+		jobs, err := e.App.DB.JobsOfKind(t.Context(), search.IndexJob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, j := range jobs {
+			if strings.Contains(string(j.Payload), sp) {
+				n++
+			}
+		}
+		return n
+	}
+	jobsBefore := indexJobs()
 
 	t.Run("a merge's words are found as soon as the merge answers", func(t *testing.T) {
 		cr := newChangeRequest(t, e, e.Admin, sp, "zebra")
@@ -275,6 +293,50 @@ func TestSearchFreshness(t *testing.T) {
 		}
 		if got := spaceSearch(e, e.Admin, sp, "two").Expect(200); len(got.Items()) != 0 {
 			t.Errorf("deleted page still found: %v", got.Map())
+		}
+		if got := pageIDs(spaceSearch(e, e.Admin, sp, "horses").Expect(200)); !slices.Equal(got, []string{"p1"}) {
+			t.Errorf("horses found %v", got)
+		}
+	})
+	t.Run("each head move enqueued an index job", func(t *testing.T) {
+		if got := indexJobs() - jobsBefore; got != 2 {
+			t.Errorf("%d index jobs for two merges", got)
+		}
+	})
+	t.Run("concurrent indexers bring a lagging index to the head once", func(t *testing.T) {
+		ctx := t.Context()
+		// Pretend the index is still at the space's first revision.
+		if err := e.App.DB.Write(ctx, e.Clock.Now(), func(q *store.Q) error {
+			_, err := q.Exec(ctx, `UPDATE search_indexed SET revision_id = ? WHERE space_id = ?`, first, sp)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		errs := make(chan error, 4)
+		for range 4 {
+			wg.Add(1)
+			go func() { defer wg.Done(); errs <- e.App.Search.Refresh(ctx, sp, 0) }()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		var rev string
+		var sections int
+		q := e.App.DB.Read()
+		if err := q.QueryRow(ctx, `SELECT revision_id, sections FROM search_indexed WHERE space_id = ?`, sp).Scan(&rev, &sections); err != nil {
+			t.Fatal(err)
+		}
+		var rows int
+		if err := q.QueryRow(ctx, `SELECT COUNT(*) FROM search_sections WHERE space_id = ?`, sp).Scan(&rows); err != nil {
+			t.Fatal(err)
+		}
+		if rev != headOf(e, sp) || rows != 1 || sections != 1 {
+			t.Errorf("index at %s (head %s) with %d sections, counted %d", rev, headOf(e, sp), rows, sections)
 		}
 		if got := pageIDs(spaceSearch(e, e.Admin, sp, "horses").Expect(200)); !slices.Equal(got, []string{"p1"}) {
 			t.Errorf("horses found %v", got)

@@ -14,16 +14,20 @@ import (
 // queryClass is a way of picking the two words of a query.
 type queryClass struct {
 	name string
-	pick func(b *bench) string
+	pick func(b *bench) (string, string)
 }
 
 // Words drawn as they occur in the text (the hard case: many pairs of very common words),
 // one such word with one picked evenly from the vocabulary, and two mid-frequency words (what
 // people tend to type).
 var queryClasses = []queryClass{
-	{"frequent + frequent", func(b *bench) string { return b.vocab.word() }},
-	{"frequent + any", nil},
-	{"mid + mid", func(b *bench) string { return b.vocab.words[100+b.rng.IntN(4900)] }},
+	{"frequent + frequent", func(b *bench) (string, string) { return b.vocab.word(), b.vocab.word() }},
+	{"frequent + any", func(b *bench) (string, string) {
+		return b.vocab.word(), b.vocab.words[b.rng.IntN(len(b.vocab.words))]
+	}},
+	{"mid + mid", func(b *bench) (string, string) {
+		return b.vocab.words[100+b.rng.IntN(4900)], b.vocab.words[100+b.rng.IntN(4900)]
+	}},
 }
 
 type sample struct {
@@ -46,13 +50,7 @@ func (b *bench) queries(n int, seen map[string]bool) []struct {
 	}
 	for len(out) < n {
 		c := len(out) % len(queryClasses)
-		var w1, w2 string
-		switch c {
-		case 1:
-			w1, w2 = b.vocab.word(), b.vocab.words[b.rng.IntN(len(b.vocab.words))]
-		default:
-			w1, w2 = queryClasses[c].pick(b), queryClasses[c].pick(b)
-		}
+		w1, w2 := queryClasses[c].pick(b)
 		q := w1 + " " + w2
 		if w1 == w2 || seen[q] {
 			continue

@@ -368,3 +368,30 @@ func TestSearchFreshness(t *testing.T) {
 		}
 	})
 }
+
+// A space holding most of the index is searched without the scope filter in FTS5 (see
+// store/search_sqlite.go); another space's matches, indexed later, must not crowd it out.
+func TestSearchLargeSpaceBesideRecentOne(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	fill := func(title string, pages int) string {
+		sp := newSpace(t, e, e.Admin, e.Org, map[string]any{"title": title})
+		b := newTreeBuilder()
+		for i := range pages {
+			b.doc(fmt.Sprintf("p%04d", i), "", fmt.Sprintf("%s %d", title, i), fmt.Sprintf("p%04d", i), "a common word\n")
+		}
+		replaceContent(t, e, e.Admin, sp, b.tree)
+		if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		return sp
+	}
+	older := fill("Older", 700)
+	newer := fill("Newer", 650)
+	for _, sp := range []string{older, newer} {
+		r := e.Get(e.Admin, "/v1/spaces/"+sp+"/search?query=common&limit=1").Expect(200)
+		if r.Num("count") == 0 || !strings.HasPrefix(r.Items()[0]["path"].(string), "p") {
+			t.Errorf("space %s: %v", sp, r.Map())
+		}
+	}
+}

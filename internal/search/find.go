@@ -5,11 +5,13 @@ import (
 	"sort"
 )
 
-// candidateWindow bounds how many matching sections one search ranks. A query whose matches
-// are fewer is ranked exactly; one made only of words found nearly everywhere ("the", "and")
-// ranks the most recently indexed candidateWindow of its matches instead of every section of
-// the index. Such words carry little relevance by themselves, and as soon as a query holds
-// one less common word its matches are few and the ranking exact.
+// candidateWindow bounds how many matching sections one search ranks, so that no query costs
+// more than ranking this many. A query matching at most this many sections (most queries
+// holding one word that is not everywhere) is ranked exactly; one matching more, typically
+// made only of words found nearly everywhere ("the", "and"), ranks the most recently indexed
+// candidateWindow of its matches instead of every section of the index. Such words carry
+// little relevance by themselves: the price is that an older section can be missed from
+// the first results of such a query.
 const candidateWindow = 300
 
 // MaxSections is the most sections one search considers, best first, before grouping them by

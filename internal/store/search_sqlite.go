@@ -73,42 +73,28 @@ func (s *Searches) searchSQLite(ctx context.Context, m search.Match) ([]search.H
 	// The scope token makes FTS5 skip other spaces' sections, at the price of walking the
 	// scope's own doclist beside the query's. When the spaces searched hold most of the
 	// index it filters little, so the sections of other spaces are skipped here instead,
-	// reading twice the window to make up for them.
+	// reading up to twice the window; if other spaces' sections still fill that read (they
+	// may be the most recent ones), the search runs again with the scope token.
 	inScope, err := scopeSections(ctx, q, m.SpaceIDs)
 	if err != nil {
 		return nil, err
 	}
-	scoped, limit := true, m.Window
-	var allowed map[string]bool
+	var found []scored
+	complete := false
 	if corpus.Sections > 0 && 2*inScope >= int64(corpus.Sections) {
-		scoped, limit = false, 2*m.Window
-		allowed = make(map[string]bool, len(m.SpaceIDs))
+		allowed := make(map[string]bool, len(m.SpaceIDs))
 		for _, id := range m.SpaceIDs {
 			allowed[scopeToken(id)] = true
 		}
-	}
-	rows, err := q.Query(ctx, `SELECT rowid, scope, title, body FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?`,
-		ftsExpression(m, scoped), limit)
-	if err != nil {
-		return nil, err
-	}
-	var found []scored
-	for rows.Next() && len(found) < m.Window {
-		var c scored
-		var scope, title, body string
-		if err := rows.Scan(&c.id, &scope, &title, &body); err != nil {
-			rows.Close()
+		found, complete, err = candidates(ctx, q, ftsExpression(m, false), 2*m.Window, m.Window, allowed, scorer)
+		if err != nil {
 			return nil, err
 		}
-		if !scoped && !allowed[scope] {
-			continue
-		}
-		c.inTitle, c.score = scorer.Score(title, body)
-		found = append(found, c)
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
+	if !complete {
+		if found, _, err = candidates(ctx, q, ftsExpression(m, true), m.Window, m.Window, nil, scorer); err != nil {
+			return nil, err
+		}
 	}
 	slices.SortFunc(found, func(a, b scored) int {
 		switch {
@@ -156,6 +142,33 @@ func scopeSections(ctx context.Context, q *Q, spaceIDs []string) (int64, error) 
 		total += n
 	}
 	return total, nil
+}
+
+// candidates reads up to limit of the most recent sections matching expr and scores those of
+// the allowed scopes (all when allowed is nil), keeping at most want. complete is false when
+// the read ended at limit with fewer than want kept: more matches may follow.
+func candidates(ctx context.Context, q *Q, expr string, limit, want int, allowed map[string]bool, scorer *search.Scorer) (found []scored, complete bool, err error) {
+	rows, err := q.Query(ctx, `SELECT rowid, scope, title, body FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?`,
+		expr, limit)
+	if err != nil {
+		return nil, false, err
+	}
+	defer rows.Close()
+	read := 0
+	for len(found) < want && rows.Next() {
+		read++
+		var c scored
+		var scope, title, body string
+		if err := rows.Scan(&c.id, &scope, &title, &body); err != nil {
+			return nil, false, err
+		}
+		if allowed != nil && !allowed[scope] {
+			continue
+		}
+		c.inTitle, c.score = scorer.Score(title, body)
+		found = append(found, c)
+	}
+	return found, len(found) == want || read < limit, rows.Err()
 }
 
 // maxPrefixTerms bounds the words a prefix's document frequency adds up (an upper bound is

@@ -28,6 +28,7 @@ import (
 	"docsd/internal/jobs"
 	"docsd/internal/org"
 	"docsd/internal/paging"
+	"docsd/internal/search"
 	"docsd/internal/site"
 	"docsd/internal/space"
 	"docsd/internal/store"
@@ -54,6 +55,7 @@ type App struct {
 	Comments       *comment.Service
 	PDF            *pdfexport.Service
 	Sites          *site.Service
+	Search         *search.Service
 	Blobs          blob.Store
 	Cursors        *paging.Codec
 	Jobs           *jobs.Queue // register handlers in Open; the worker loop runs during Serve
@@ -110,6 +112,9 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		return nil, err
 	}
 	a.PDF = pdfexport.NewService(a.Content, a.ChangeRequests, a.Blobs, []byte(pdfKey), a.Clock, cfg.PDFMaxPages)
+	a.Search = search.NewService(store.NewSearches(db), a.Content, a.Clock, a.Log)
+	a.Jobs.Register(search.IndexJob, a.Search.HandleJob)
+	db.OnHeadMoved(a.Search.RefreshInline)
 	return a, nil
 }
 
@@ -126,7 +131,7 @@ func (a *App) Listen() error {
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
 		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
-		PDF: a.PDF, ImportSyncPages: a.Config.ImportSyncPages,
+		PDF: a.PDF, ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
 	}
 	if a.DB.Engine == store.SQLite {
 		deps.Generation = a.DB.Generation

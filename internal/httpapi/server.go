@@ -20,6 +20,7 @@ import (
 	"docsd/internal/auth"
 	"docsd/internal/org"
 	"docsd/internal/paging"
+	"docsd/internal/search"
 	"docsd/internal/site"
 	"docsd/internal/space"
 	"docsd/internal/wire"
@@ -43,6 +44,7 @@ type Deps struct {
 	// ImportSyncPages is the most pages an uploaded import commits within its request.
 	ImportSyncPages int
 	Sites           *site.Service
+	Search          *search.Service
 	// Ready reports whether the server can serve traffic (the database answers).
 	Ready func(ctx context.Context) error
 	// Generation detects database changes for the GET answer cache (see respcache.go);
@@ -105,6 +107,7 @@ func New(d Deps) *Server {
 	s.changeRequestPDFRoutes()
 	s.permissionRoutes()
 	s.siteRoutes()
+	s.searchRoutes()
 	s.handler = s.outer(http.HandlerFunc(s.dispatch))
 	return s
 }

@@ -91,7 +91,10 @@ func (t contentTx) MoveHead(ctx context.Context, spaceID, from, to string) (bool
 		return false, err
 	}
 	n, err := res.RowsAffected()
-	return n == 1, err
+	if err != nil || n != 1 {
+		return false, err
+	}
+	return true, headMoved(ctx, t.q, spaceID)
 }
 
 // inList returns "?, ?, ..." for n values and the values padded to a few fixed lengths with

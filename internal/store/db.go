@@ -41,6 +41,8 @@ type DB struct {
 
 	// jobsEnqueued is called after a transaction that enqueued a job commits (see jobs.go).
 	jobsEnqueued atomic.Pointer[func()]
+	// headMoved is called after a transaction that moved a space's head commits (search.go).
+	headMoved atomic.Pointer[func(spaceID string)]
 
 	gens *generations // change detection for cached answers; nil on PostgreSQL
 }

@@ -78,7 +78,10 @@ func (t spaceTx) InsertSpace(ctx context.Context, sp space.Space) error {
 	if err != nil || sp.Revision == "" {
 		return err
 	}
-	return insertEmptyRevision(ctx, t.q, sp.Revision, sp.ID, sp.CreatedAt)
+	if err := insertEmptyRevision(ctx, t.q, sp.Revision, sp.ID, sp.CreatedAt); err != nil {
+		return err
+	}
+	return headMoved(ctx, t.q, sp.ID) // a duplicate starts with its source's content
 }
 
 func (t spaceTx) UpdateSpace(ctx context.Context, sp space.Space) error {
@@ -124,7 +127,10 @@ func (t spaceTx) PurgeSpace(ctx context.Context, id string, cutoff time.Time) (b
 		return false, err
 	}
 	n, err := res.RowsAffected()
-	return n > 0, err
+	if err != nil || n == 0 {
+		return false, err
+	}
+	return true, dropSearchIndex(ctx, t.q, id)
 }
 
 // SchedulePurge enqueues the purge in the transaction that deletes the space. The dedupe key

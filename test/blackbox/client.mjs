@@ -30,8 +30,9 @@ import comments from './checks/comments.mjs';
 import contentReads from './checks/content-reads.mjs';
 import pdf from './checks/pdf.mjs';
 import sites from './checks/sites.mjs';
+import search from './checks/search.mjs';
 
-const groups = [errors, users, orgs, emailDomains, join, members, teams, saml, agent, invites, spaces, collections, changeRequests, comments, contentReads, pdf, sites];
+const groups = [errors, users, orgs, emailDomains, join, members, teams, saml, agent, invites, spaces, collections, changeRequests, comments, contentReads, pdf, sites, search];
 
 // A hung request must fail its check, not the whole run.
 const CHECK_TIMEOUT_MS = 15_000;

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+)
+
+// Targets.
+const (
+	targetP50    = 10 * time.Millisecond
+	targetP99    = 50 * time.Millisecond
+	targetUpdate = 50 * time.Millisecond
+)
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+
+func verdict(ok bool) string {
+	if ok {
+		return "PASS"
+	}
+	return "MISS"
+}
+
+// report prints the table and says whether a target was missed.
+func report(out io.Writer, o options, q queryResults, u []updateResults) (missed bool) {
+	w := tabwriter.NewWriter(out, 2, 4, 2, ' ', 0)
+	fmt.Fprintf(w, "\nsearch on %d sections (%d pages × %d sections × ~%d words, Zipf word frequencies), SQLite\n\n",
+		o.Pages*o.Sections, o.Pages, o.Sections, o.Words)
+	fmt.Fprintln(w, "two-word queries\tn\tfound\tHTTP p50\tHTTP p99\traw p50\traw p99\tours/raw p50\tours/raw p99\t")
+	row := func(name string, keep func(sample) bool) (p50, p99 time.Duration) {
+		var ours, raw []time.Duration
+		found := 0
+		for _, s := range q.samples {
+			if keep(s) {
+				ours, raw = append(ours, s.ours), append(raw, s.raw)
+				if s.found {
+					found++
+				}
+			}
+		}
+		p50, p99 = quantile(ours, 0.5), quantile(ours, 0.99)
+		r50, r99 := quantile(raw, 0.5), quantile(raw, 0.99)
+		fmt.Fprintf(w, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%.2f\t%.2f\t\n", name, len(ours), found, ms(p50), ms(p99), ms(r50), ms(r99),
+			float64(p50)/float64(max(r50, 1)), float64(p99)/float64(max(r99, 1)))
+		return p50, p99
+	}
+	for c, qc := range queryClasses {
+		row(qc.name, func(s sample) bool { return s.class == c })
+	}
+	p50, p99 := row("all", func(sample) bool { return true })
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "target\tmeasured\tverdict\t")
+	ok50, ok99 := p50 < targetP50, p99 < targetP99
+	fmt.Fprintf(w, "search via HTTP p50 < %s\t%s\t%s\t\n", ms(targetP50), ms(p50), verdict(ok50))
+	fmt.Fprintf(w, "search via HTTP p99 < %s\t%s\t%s\t\n", ms(targetP99), ms(p99), verdict(ok99))
+	missed = !ok50 || !ok99
+	for _, r := range u {
+		p50, worst := quantile(r.index, 0.5), quantile(r.index, 1)
+		line := fmt.Sprintf("index update, 1-page merge into %d pages: p50 %s, max %s (merge request p50 %s; new word found %d/%d)",
+			r.pages, ms(p50), ms(worst), ms(quantile(r.merge, 0.5)), r.checked, len(r.index))
+		if r.pages == o.Pages {
+			ok := p50 < targetUpdate && r.checked == len(r.index)
+			missed = missed || !ok
+			fmt.Fprintf(w, "%s < %s\t%s\t%s\t\n", line, ms(targetUpdate), ms(p50), verdict(ok))
+		} else {
+			fmt.Fprintf(w, "%s\t%s\t(reference)\t\n", line, ms(p50))
+		}
+	}
+	w.Flush()
+	return missed
+}

@@ -1,0 +1,63 @@
+package content
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"docsd/internal/apperr"
+	"docsd/internal/contenttree"
+)
+
+// PageChanges lists the pages whose records differ between two revisions: those added or
+// changed in to (Changed) and those gone from it (Removed), each sorted. from may be "" for
+// "no content". It walks the two page tries together and skips every subtree whose hash is
+// the same in both, so its cost follows the size of the difference, not of the spaces: a
+// one-page edit of a 10,000-page space reads a handful of trie nodes.
+func (s *Service) PageChanges(ctx context.Context, from, to string) (changed, removed []string, err error) {
+	tx := s.store.Read()
+	roots := [2]string{}
+	for i, id := range []string{from, to} {
+		if id == "" {
+			continue
+		}
+		rev, err := tx.Revision(ctx, id)
+		if errors.Is(err, ErrNotFound) {
+			return nil, nil, apperr.NotFoundf("revision %s not found", id)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		roots[i] = rev.PagesRoot
+	}
+	return changedKeys(ctx, s.nodes(tx), roots[0], roots[1])
+}
+
+// changedKeys lists, sorted, the keys added or changed between the tries rooted at a and b,
+// and those removed.
+func changedKeys(ctx context.Context, get nodeSource, a, b string) (changed, removed []string, err error) {
+	diff := map[string][2]string{}
+	if err := trieDiff(ctx, get, a, b, diff); err != nil {
+		return nil, nil, err
+	}
+	for id, h := range diff {
+		if h[1] == "" {
+			removed = append(removed, id)
+		} else {
+			changed = append(changed, id)
+		}
+	}
+	slices.Sort(changed)
+	slices.Sort(removed)
+	return changed, removed, nil
+}
+
+// PageAt returns one page of a revision with its markdown, like Page, and whether it exists;
+// a missing page is not an error here, as an indexer racing a later edit meets it.
+func (s *Service) PageAt(ctx context.Context, revisionID, pageID string) (contenttree.Page, bool, error) {
+	p, err := s.Page(ctx, revisionID, pageID)
+	if apperr.Is(err, apperr.NotFound) {
+		return p, false, nil
+	}
+	return p, err == nil, err
+}

@@ -1,0 +1,110 @@
+package search
+
+import (
+	"context"
+	"sort"
+)
+
+// candidateWindow bounds how many matching sections one search ranks, so that no query costs
+// more than ranking this many. A query matching at most this many sections (most queries
+// holding one word that is not everywhere) is ranked exactly; one matching more, typically
+// made only of words found nearly everywhere ("the", "and"), ranks the most recently indexed
+// candidateWindow of its matches instead of every section of the index. Such words carry
+// little relevance by themselves: the price is that an older section can be missed from
+// the first results of such a query.
+const candidateWindow = 300
+
+// MaxSections is the most sections one search considers, best first, before grouping them by
+// page and space.
+const MaxSections = 300
+
+// SectionResult is a section that matched.
+type SectionResult struct {
+	Anchor string // the heading's anchor; "" for the page's opening section
+	Title  string
+	body   string
+	marks  []Term
+}
+
+// Excerpt is the part of the section's text around its first match (see Excerpt). It is
+// made only for the results an answer shows.
+func (r SectionResult) Excerpt() string { return Excerpt(r.body, r.marks) }
+
+// PageResult is a page with its matching sections, best first.
+type PageResult struct {
+	ID       string
+	Title    string
+	Path     string
+	Sections []SectionResult
+}
+
+// SpaceResult is a space with its matching pages, best first.
+type SpaceResult struct {
+	ID    string
+	Pages []PageResult
+}
+
+// Search finds the sections of the given spaces that match query, best first, and groups
+// them by page and by space, each in the order of its best section. Spaces that do not exist
+// or are in the trash are left out, as are pages that the index holds but the space's current
+// content no longer has (an update not indexed yet). It fails with a 400 for an empty or too
+// long query.
+func (s *Service) Search(ctx context.Context, spaceIDs []string, query string) ([]SpaceResult, error) {
+	q, err := Parse(query)
+	if err != nil || len(q.Terms) == 0 || len(spaceIDs) == 0 {
+		return []SpaceResult{}, err
+	}
+	heads, err := s.store.LiveHeads(ctx, spaceIDs)
+	if err != nil || len(heads) == 0 {
+		return []SpaceResult{}, err
+	}
+	live := make([]string, 0, len(heads))
+	for id := range heads {
+		live = append(live, id)
+	}
+	sort.Strings(live)
+	hits, err := s.store.Search(ctx, Match{SpaceIDs: live, Query: q, Limit: MaxSections, Window: candidateWindow})
+	if err != nil {
+		return nil, err
+	}
+	return s.group(ctx, q, heads, hits)
+}
+
+// group orders hits into spaces and pages, resolving each page's title and path at the
+// space's head.
+func (s *Service) group(ctx context.Context, q Query, heads map[string]string, hits []Hit) ([]SpaceResult, error) {
+	out := []SpaceResult{}
+	spaceAt := map[string]int{}
+	pageAt := map[[2]string]int{}
+	marks := q.highlights()
+	for _, h := range hits {
+		snap, err := s.content.Snapshot(ctx, heads[h.SpaceID])
+		if err != nil {
+			return nil, err
+		}
+		page, ok := snap.Tree.Pages[h.PageID]
+		if !ok {
+			continue
+		}
+		si, ok := spaceAt[h.SpaceID]
+		if !ok {
+			si = len(out)
+			spaceAt[h.SpaceID] = si
+			out = append(out, SpaceResult{ID: h.SpaceID})
+		}
+		key := [2]string{h.SpaceID, h.PageID}
+		pi, ok := pageAt[key]
+		if !ok {
+			pi = len(out[si].Pages)
+			pageAt[key] = pi
+			out[si].Pages = append(out[si].Pages, PageResult{ID: page.ID, Title: page.Title, Path: snap.Paths[page.ID]})
+		}
+		title := h.Title
+		if h.SectionID == "" {
+			title = page.Title
+		}
+		out[si].Pages[pi].Sections = append(out[si].Pages[pi].Sections, SectionResult{
+			Anchor: h.SectionID, Title: title, body: h.Body, marks: marks})
+	}
+	return out, nil
+}

@@ -1,0 +1,138 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"docsd/internal/apperr"
+	"docsd/internal/contenttree"
+	"docsd/internal/markdoc"
+)
+
+// IndexJob is the kind of the job that brings a space's index up to its head. It is enqueued
+// in the transaction of every head move (store.contentTx.MoveHead), so no move is missed.
+const IndexJob = "search.index"
+
+// IndexRequest is the payload of an IndexJob.
+type IndexRequest struct {
+	Space string `json:"space"`
+}
+
+// inlineMaxPages is the largest change indexed within the request that moved the head:
+// small changes (an edit, a merge) are searchable as soon as the request answers, and larger
+// ones (an import) are left to the job so the request stays quick.
+const inlineMaxPages = 50
+
+// bulkPages is the size of a change from which the whole new tree is loaded at once (its
+// markdown in batches) rather than page by page.
+const bulkPages = 200
+
+// HandleJob runs an IndexJob.
+func (s *Service) HandleJob(ctx context.Context, payload json.RawMessage) error {
+	var r IndexRequest
+	if err := json.Unmarshal(payload, &r); err != nil || r.Space == "" {
+		return fmt.Errorf("search index: malformed payload %s", payload)
+	}
+	return s.Refresh(ctx, r.Space, 0)
+}
+
+// RefreshInline indexes a small head move at once, after the transaction that made it has
+// committed; a larger one, or a failure, is left to the job the move enqueued.
+func (s *Service) RefreshInline(spaceID string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.Refresh(ctx, spaceID, inlineMaxPages); err != nil {
+		s.log.Warn("search: index update left to the job", "space", spaceID, "error", err)
+	}
+}
+
+// Refresh brings the space's index from the revision it was built from to the space's head,
+// rewriting only the sections of pages whose records differ. With maxPages > 0 a larger
+// change is left alone (without error). A space that no longer exists has nothing to index
+// (purging a space drops its sections in the same transaction).
+func (s *Service) Refresh(ctx context.Context, spaceID string, maxPages int) error {
+	for range 5 {
+		from, err := s.store.Indexed(ctx, spaceID)
+		if err != nil {
+			return err
+		}
+		to, ok, err := s.store.Head(ctx, spaceID)
+		if err != nil || !ok || from == to {
+			return err
+		}
+		all := false
+		changed, removed, err := s.content.PageChanges(ctx, from, to)
+		if apperr.Is(err, apperr.NotFound) && from != "" {
+			// The indexed revision is gone: rebuild the space's index from scratch.
+			all = true
+			changed, removed, err = s.content.PageChanges(ctx, "", to)
+		}
+		if err != nil {
+			return err
+		}
+		if maxPages > 0 && len(changed)+len(removed) > maxPages {
+			return nil
+		}
+		rows, err := s.rowsOf(ctx, spaceID, to, changed)
+		if err != nil {
+			return err
+		}
+		done, err := s.store.ApplyIndex(ctx, s.clock.Now(), spaceID, from, to, all, append(changed, removed...), rows)
+		if err != nil || done {
+			return err
+		}
+		// Another indexer moved the index meanwhile: look again from where it left it.
+	}
+	return fmt.Errorf("search index of space %s: kept losing the race to other indexers", spaceID)
+}
+
+// rowsOf returns the sections of the given pages of a revision.
+func (s *Service) rowsOf(ctx context.Context, spaceID, revisionID string, pageIDs []string) ([]Row, error) {
+	var rows []Row
+	if len(pageIDs) >= bulkPages {
+		tree, err := s.content.Tree(ctx, revisionID)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range pageIDs {
+			if p, ok := tree.Pages[id]; ok {
+				rows = append(rows, PageRows(spaceID, p)...)
+			}
+		}
+		return rows, nil
+	}
+	for _, id := range pageIDs {
+		p, ok, err := s.content.PageAt(ctx, revisionID, id)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			rows = append(rows, PageRows(spaceID, p)...)
+		}
+	}
+	return rows, nil
+}
+
+// PageRows splits a page into the sections the index keeps: an opening section titled by the
+// page (holding its description and the text before its first heading), then one section per
+// top-level heading. Only document pages are indexed, and not those marked noIndex (their
+// owners asked for them to stay out of search).
+func PageRows(spaceID string, p contenttree.Page) []Row {
+	if p.Kind != contenttree.KindDocument || p.NoIndex {
+		return nil
+	}
+	opening := Row{SpaceID: spaceID, PageID: p.ID, Title: p.Title, Body: p.Description}
+	rows := []Row{opening}
+	for _, sec := range markdoc.Sections(p.Markdown) {
+		if sec.ID == "" {
+			rows[0].Body = strings.TrimSpace(rows[0].Body + "\n" + sec.Body)
+			continue
+		}
+		rows = append(rows, Row{SpaceID: spaceID, PageID: p.ID, Position: len(rows), SectionID: sec.ID,
+			Title: sec.Title, Body: sec.Body})
+	}
+	return rows
+}

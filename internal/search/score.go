@@ -1,0 +1,101 @@
+package search
+
+import (
+	"math"
+	"strings"
+)
+
+// BM25 parameters, as FTS5's bm25() uses them, with a title word weighing titleWeight body
+// words.
+const (
+	bm25K1      = 1.2
+	bm25B       = 0.75
+	titleWeight = 10
+)
+
+// Corpus holds the figures of the whole index that ranking needs.
+type Corpus struct {
+	Sections int     // sections in the index
+	AvgWords float64 // average words per section, title and body together
+}
+
+// Scorer ranks sections for one query with BM25, from the sections' folded words (as
+// IndexText gives them). SQLite ranks with it: see the store's search_sqlite.go for why.
+type Scorer struct {
+	terms  []Term
+	idf    []float64
+	avgLen float64
+}
+
+// NewScorer prepares the ranking of q; docFreq[i] is how many sections hold term i (for a
+// prefix or phrase, an upper bound is fine).
+func NewScorer(q Query, c Corpus, docFreq []int) *Scorer {
+	s := &Scorer{terms: q.Terms, idf: make([]float64, len(q.Terms)), avgLen: max(c.AvgWords, 1)}
+	n := float64(max(c.Sections, 1))
+	for i := range q.Terms {
+		df := float64(min(docFreq[i], c.Sections))
+		s.idf[i] = math.Log((n-df+0.5)/(df+0.5) + 1)
+	}
+	return s
+}
+
+// Score returns whether every term occurs in the title, and the section's BM25 score (higher
+// is better). title and body are words separated by single spaces, as IndexText makes them.
+func (s *Scorer) Score(title, body string) (inTitle bool, score float64) {
+	length := float64(WordCount(title) + WordCount(body))
+	inTitle = true
+	for i, t := range s.terms {
+		ft := occurrences(title, t)
+		inTitle = inTitle && ft > 0
+		tf := float64(titleWeight*ft + occurrences(body, t))
+		score += s.idf[i] * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*length/s.avgLen))
+	}
+	return inTitle, score
+}
+
+// WordCount counts the words of text as IndexText makes it.
+func WordCount(text string) int {
+	if text == "" {
+		return 0
+	}
+	return strings.Count(text, " ") + 1
+}
+
+// occurrences counts where term t starts in text (words separated by single spaces).
+func occurrences(text string, t Term) int {
+	n := 0
+	first := t.Words[0]
+	for rest := text; rest != ""; {
+		word := rest
+		next := ""
+		if i := strings.IndexByte(rest, ' '); i >= 0 {
+			word, next = rest[:i], rest[i+1:]
+		}
+		if wordMatches(word, first, t.Prefix && len(t.Words) == 1) && followedBy(next, t) {
+			n++
+		}
+		rest = next
+	}
+	return n
+}
+
+// followedBy reports whether text starts with the words of t after its first.
+func followedBy(text string, t Term) bool {
+	last := len(t.Words) - 1
+	for j := 1; j <= last; j++ {
+		word := text
+		if i := strings.IndexByte(text, ' '); i >= 0 {
+			word, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		if word == "" || !wordMatches(word, t.Words[j], t.Prefix && j == last) {
+			return false
+		}
+	}
+	return true
+}
+
+func wordMatches(word, w string, prefix bool) bool {
+	return word == w || (prefix && strings.HasPrefix(word, w))
+}

@@ -1,0 +1,88 @@
+// Package search finds pages by their words. Each page of a space's current content is split
+// into sections at its headings, and the sections are kept in the database's own full-text
+// index (FTS5 on SQLite, tsvector with GIN on PostgreSQL) so every docsd process sees the same
+// index. The index follows each space's head: whenever the head moves, a job (and, for small
+// changes, the request that moved it) updates the sections of the pages that changed.
+//
+// Service.Search takes a list of space ids and does no permission checks: callers pass the
+// spaces their user may read (the API's space and organization search, a published site's
+// search box).
+package search
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"docsd/internal/clock"
+	"docsd/internal/content"
+	"docsd/internal/contenttree"
+)
+
+// Row is one indexed section of a page.
+type Row struct {
+	SpaceID   string
+	PageID    string
+	Position  int    // the section's place in its page, 0 for the page's opening section
+	SectionID string // the heading's anchor; "" for the opening section, titled by the page
+	Title     string
+	Body      string
+}
+
+// Hit is a section that matched: those whose title holds every term come first, then by
+// score, higher first.
+type Hit struct {
+	Row
+	InTitle bool
+	Score   float64
+}
+
+// Match is one ranked lookup in the index.
+type Match struct {
+	SpaceIDs []string
+	Query    Query
+	Limit    int // at most this many hits, best first
+	// Window bounds the work of a query that matches very many sections: only the Window
+	// most recently indexed of its matches are ranked. A query matching fewer is ranked
+	// exactly.
+	Window int
+}
+
+// Store is what search needs from the database.
+type Store interface {
+	// Indexed returns the revision the space's index was built from; "" when it has none.
+	Indexed(ctx context.Context, spaceID string) (string, error)
+	// Head returns the space's head revision, including for a space in the trash; ok is
+	// false when the space does not exist.
+	Head(ctx context.Context, spaceID string) (head string, ok bool, err error)
+	// LiveHeads returns the head revision of each space of ids that exists and is not in
+	// the trash.
+	LiveHeads(ctx context.Context, ids []string) (map[string]string, error)
+	// ApplyIndex replaces, in one transaction, the sections of pages (of every page when all
+	// is true) by rows and records that the index is at revision to, provided it is still at
+	// from; ok is false, with nothing written, when another indexer moved it first.
+	ApplyIndex(ctx context.Context, now time.Time, spaceID, from, to string, all bool, pages []string, rows []Row) (ok bool, err error)
+	// Search returns the best hits of m, best first.
+	Search(ctx context.Context, m Match) ([]Hit, error)
+}
+
+// Content is what search reads of space content.
+type Content interface {
+	PageChanges(ctx context.Context, from, to string) (changed, removed []string, err error)
+	PageAt(ctx context.Context, revisionID, pageID string) (contenttree.Page, bool, error)
+	Tree(ctx context.Context, revisionID string) (*contenttree.Tree, error)
+	Snapshot(ctx context.Context, revisionID string) (*content.Snapshot, error)
+}
+
+// Service searches and maintains the index.
+type Service struct {
+	store   Store
+	content Content
+	clock   clock.Clock
+	log     *slog.Logger
+}
+
+// NewService returns the search service.
+func NewService(st Store, c Content, clk clock.Clock, log *slog.Logger) *Service {
+	return &Service{store: st, content: c, clock: clk, log: log}
+}

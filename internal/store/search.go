@@ -1,0 +1,232 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"docsd/internal/search"
+)
+
+// Searches adapts the DB to search.Store. The full-text SQL differs by engine (FTS5 on
+// SQLite, tsvector on PostgreSQL) and lives in search_sqlite.go and search_postgres.go.
+type Searches struct {
+	DB    *DB
+	stats searchStats
+}
+
+// NewSearches returns the search store of db.
+func NewSearches(db *DB) *Searches { return &Searches{DB: db} }
+
+func (s *Searches) Indexed(ctx context.Context, spaceID string) (string, error) {
+	var rev string
+	err := s.DB.Read().QueryRow(ctx, `SELECT revision_id FROM search_indexed WHERE space_id = ?`, spaceID).Scan(&rev)
+	if errors.Is(err, ErrNotFound) {
+		return "", nil
+	}
+	return rev, err
+}
+
+func (s *Searches) Head(ctx context.Context, spaceID string) (string, bool, error) {
+	var rev string
+	err := s.DB.Read().QueryRow(ctx, `SELECT revision_id FROM spaces WHERE id = ?`, spaceID).Scan(&rev)
+	if errors.Is(err, ErrNotFound) {
+		return "", false, nil
+	}
+	return rev, err == nil, err
+}
+
+func (s *Searches) LiveHeads(ctx context.Context, ids []string) (map[string]string, error) {
+	out := make(map[string]string, len(ids))
+	for start := 0; start < len(ids); start += 512 {
+		list, args := inList(ids[start:min(start+512, len(ids))])
+		rows, err := s.DB.Read().Query(ctx, `SELECT id, revision_id FROM spaces WHERE id IN (`+list+`) AND deleted_at IS NULL`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id, rev string
+			if err := rows.Scan(&id, &rev); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = rev
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// errIndexMoved rolls back an index update that lost the race to another indexer.
+var errIndexMoved = errors.New("store: search index moved meanwhile")
+
+func (s *Searches) ApplyIndex(ctx context.Context, now time.Time, spaceID, from, to string, all bool, pages []string, rows []search.Row) (bool, error) {
+	err := s.DB.Write(ctx, now, func(q *Q) error {
+		var res interface{ RowsAffected() (int64, error) }
+		var err error
+		if from == "" {
+			res, err = q.Exec(ctx, `INSERT INTO search_indexed (space_id, revision_id, indexed_at) VALUES (?, ?, ?)
+				ON CONFLICT (space_id) DO NOTHING`, spaceID, to, Micros(q.Now()))
+		} else {
+			res, err = q.Exec(ctx, `UPDATE search_indexed SET revision_id = ?, indexed_at = ? WHERE space_id = ? AND revision_id = ?`,
+				to, Micros(q.Now()), spaceID, from)
+		}
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return errors.Join(err, errIndexMoved)
+		}
+		var sections, words int64
+		if all {
+			if err := deleteSections(ctx, q, spaceID, nil); err != nil {
+				return err
+			}
+		} else {
+			for start := 0; start < len(pages); start += 512 {
+				part := pages[start:min(start+512, len(pages))]
+				n, w, err := countSections(ctx, q, spaceID, part)
+				if err != nil {
+					return err
+				}
+				sections, words = sections-n, words-w
+				if err := deleteSections(ctx, q, spaceID, part); err != nil {
+					return err
+				}
+			}
+		}
+		added, err := insertSections(ctx, q, rows)
+		if err != nil {
+			return err
+		}
+		sections, words = sections+int64(len(rows)), words+added
+		set := `sections = sections + ?, word_count = word_count + ?`
+		if all {
+			set = `sections = ?, word_count = ?`
+		}
+		_, err = q.Exec(ctx, `UPDATE search_indexed SET `+set+` WHERE space_id = ?`, sections, words, spaceID)
+		return err
+	})
+	if errors.Is(err, errIndexMoved) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// dropSearchIndex removes a space's sections and index state, in the transaction that purges it.
+func dropSearchIndex(ctx context.Context, q *Q, spaceID string) error {
+	if err := deleteSections(ctx, q, spaceID, nil); err != nil {
+		return err
+	}
+	_, err := q.Exec(ctx, `DELETE FROM search_indexed WHERE space_id = ?`, spaceID)
+	return err
+}
+
+// countSections counts the sections of the given pages of a space, and their words.
+func countSections(ctx context.Context, q *Q, spaceID string, pages []string) (n, words int64, err error) {
+	if len(pages) == 0 {
+		return 0, 0, nil
+	}
+	list, args := inList(pages)
+	err = q.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(word_count), 0) FROM search_sections WHERE space_id = ? AND page_id IN (`+list+`)`,
+		append([]any{spaceID}, args...)...).Scan(&n, &words)
+	return n, words, err
+}
+
+// deleteSections removes the sections of the given pages of a space (of all its pages when
+// pages is nil).
+func deleteSections(ctx context.Context, q *Q, spaceID string, pages []string) error {
+	where, args := `space_id = ?`, []any{spaceID}
+	if pages != nil {
+		if len(pages) == 0 {
+			return nil
+		}
+		list, pageArgs := inList(pages)
+		where += ` AND page_id IN (` + list + `)`
+		args = append(args, pageArgs...)
+	}
+	if q.Engine() == SQLite {
+		// Contentless FTS5 rows are deleted by rowid, before the rows that name them.
+		if _, err := q.Exec(ctx, `DELETE FROM search_fts WHERE rowid IN (SELECT id FROM search_sections WHERE `+where+`)`, args...); err != nil {
+			return err
+		}
+	}
+	_, err := q.Exec(ctx, `DELETE FROM search_sections WHERE `+where, args...)
+	return err
+}
+
+// insertSections writes new sections and returns how many words they index.
+func insertSections(ctx context.Context, q *Q, rows []search.Row) (int64, error) {
+	if q.Engine() == SQLite {
+		return insertSectionsSQLite(ctx, q, rows)
+	}
+	return insertSectionsPostgres(ctx, q, rows)
+}
+
+func (s *Searches) Search(ctx context.Context, m search.Match) ([]search.Hit, error) {
+	if s.DB.Engine == SQLite {
+		return s.searchSQLite(ctx, m)
+	}
+	return searchPostgres(ctx, s.DB.Read(), m)
+}
+
+// sectionsByID reads the stored sections with the given ids.
+func sectionsByID(ctx context.Context, q *Q, ids []int64) (map[int64]search.Row, error) {
+	out := make(map[int64]search.Row, len(ids))
+	for start := 0; start < len(ids); start += 512 {
+		part := ids[start:min(start+512, len(ids))]
+		strs := make([]string, len(part))
+		for i, id := range part {
+			strs[i] = strconv.FormatInt(id, 10)
+		}
+		list, args := inList(strs)
+		rows, err := q.Query(ctx, `SELECT id, space_id, page_id, position, section_id, title, body
+			FROM search_sections WHERE id IN (`+list+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			var r search.Row
+			if err := rows.Scan(&id, &r.SpaceID, &r.PageID, &r.Position, &r.SectionID, &r.Title, &r.Body); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = r
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// valuesList returns "(?, ?, ...), (?, ?, ...)" for rows of width placeholders each.
+func valuesList(rows, width int, row string) string {
+	if row == "" {
+		row = "(" + strings.TrimSuffix(strings.Repeat("?, ", width), ", ") + ")"
+	}
+	return strings.TrimSuffix(strings.Repeat(row+", ", rows), ", ")
+}
+
+// headMoved enqueues the search index update of a space whose head moves, in the transaction
+// that moves it, so that no move is ever missed; the function set with OnHeadMoved runs once
+// the transaction commits, to index small changes before the request answers.
+func headMoved(ctx context.Context, q *Q, spaceID string) error {
+	if err := q.EnqueueJob(ctx, search.IndexJob, search.IndexRequest{Space: spaceID}, time.Time{}, ""); err != nil {
+		return err
+	}
+	if f := q.db.headMoved.Load(); f != nil {
+		q.AfterCommit(func() { (*f)(spaceID) })
+	}
+	return nil
+}
+
+// OnHeadMoved sets a function called after each commit that moved a space's head.
+func (db *DB) OnHeadMoved(f func(spaceID string)) { db.headMoved.Store(&f) }

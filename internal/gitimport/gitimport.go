@@ -132,7 +132,7 @@ func (s *Service) Import(ctx context.Context, c auth.Caller, spaceID string, req
 		rev, _, err := s.content.Import(ctx, c, spaceID, res, s.blobs)
 		return Outcome{Revision: rev.ID, Pages: len(res.Pages)}, err
 	}
-	if err := s.Queue(ctx, c, spaceID, fsys, got.Commit); err != nil {
+	if err := s.Queue(ctx, c, spaceID, fsys, res); err != nil {
 		return Outcome{}, err
 	}
 	return Outcome{Queued: true, Pages: len(res.Pages)}, nil
@@ -140,23 +140,26 @@ func (s *Service) Import(ctx context.Context, c auth.Caller, spaceID string, req
 
 // Queue stores a tree as an archive in the blob store and enqueues the job that imports it
 // into the space as the caller, whose rights the job checks again. Uploaded archives too
-// large to commit within their request take this path as well; commit is "" for them.
-func (s *Service) Queue(ctx context.Context, c auth.Caller, spaceID string, fsys fs.FS, commit string) error {
+// large to commit within their request take this path as well. read is the tree as read in
+// the request: the job gives its own reading the commit and root recorded there, which the
+// archive alone does not hold.
+func (s *Service) Queue(ctx context.Context, c auth.Caller, spaceID string, fsys fs.FS, read *gitbookimport.Result) error {
 	ref, err := s.storeArchive(ctx, fsys)
 	if err != nil {
 		return err
 	}
-	job := jobPayload{Space: spaceID, User: c.UserID, Archive: ref.Hash, Commit: commit}
+	job := jobPayload{Space: spaceID, User: c.UserID, Archive: ref.Hash, Commit: read.Commit, Root: read.Root}
 	return s.jobs.Enqueue(ctx, JobKind, job, time.Time{}, "")
 }
 
 // jobPayload names what a job imports. The repository's URL, which may carry credentials, is
 // not kept: the tree travels as an archive in the blob store.
 type jobPayload struct {
-	Space   string `json:"space"`
-	User    string `json:"user"`
-	Archive string `json:"archive"` // blob hash of a tar of the tree
-	Commit  string `json:"commit"`
+	Space   string                `json:"space"`
+	User    string                `json:"user"`
+	Archive string                `json:"archive"` // blob hash of a tar of the tree
+	Commit  *gitbookimport.Commit `json:"commit,omitempty"`
+	Root    string                `json:"root,omitempty"` // the tree's root in the repository or archive
 }
 
 // storeArchive packs the tree into a tar archive in the blob store.
@@ -205,6 +208,7 @@ func (s *Service) HandleJob(ctx context.Context, raw json.RawMessage) error {
 	if err != nil {
 		return jobs.Permanent(err)
 	}
+	res.Commit, res.Root = p.Commit, p.Root
 	_, _, err = s.content.Import(ctx, auth.Caller{UserID: p.User}, p.Space, res, s.blobs)
 	return permanentIfFinal(err)
 }

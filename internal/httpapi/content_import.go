@@ -39,7 +39,7 @@ func (s *Server) importContent(w http.ResponseWriter, r *http.Request, c auth.Ca
 	if len(res.Pages) > s.ImportSyncPages {
 		// As a large Git import: the tree is committed by a durable job, and the space's
 		// head moves to the imported revision when it has run.
-		if err := s.GitImport.Queue(r.Context(), c, spaceID, fsys, ""); err != nil {
+		if err := s.GitImport.Queue(r.Context(), c, spaceID, fsys, res); err != nil {
 			return err
 		}
 		w.Header().Set("X-Docsd-Import", "queued")

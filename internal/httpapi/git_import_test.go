@@ -107,15 +107,15 @@ func TestGitImportRefusesPrivateAddresses(t *testing.T) {
 func TestGitImportLargeTreeRunsAsJob(t *testing.T) {
 	t.Parallel()
 	e := apitest.NewWithConfig(t, func(c *config.Config) { c.GitImportSyncPages = 3 })
-	files := map[string]string{"README.md": "# Home\n"}
+	files := map[string]string{"docs/README.md": "# Home\n"}
 	for i := range 5 {
-		files[fmt.Sprintf("page-%d.md", i)] = fmt.Sprintf("# Page %d\n\nText %d.\n", i, i)
+		files[fmt.Sprintf("docs/page-%d.md", i)] = fmt.Sprintf("# Page %d\n\nText %d.\n", i, i)
 	}
 	repo := gittest.Serve(t, files)
 	sp := newSpace(t, e, e.Admin, e.Org, nil)
 	head := headOf(e, sp)
 
-	r := gitImport(e, e.Admin, sp, map[string]any{"url": repo.URL, "ref": "refs/heads/main"}).Expect(204)
+	r := gitImport(e, e.Admin, sp, map[string]any{"url": repo.URL, "ref": "refs/heads/main", "repoProjectDirectory": "docs"}).Expect(204)
 	if r.Header.Get("X-Docsd-Import") != "queued" || r.Header.Get("Location") != "" {
 		t.Fatalf("headers %v", r.Header)
 	}
@@ -129,5 +129,10 @@ func TestGitImportLargeTreeRunsAsJob(t *testing.T) {
 	pages := e.Get(e.Admin, "/v1/spaces/"+sp+"/content/pages").Expect(200)
 	if n := len(pages.Map()["pages"].([]any)); n != 6 || pages.Str("pages.5.title") != "Page 4" {
 		t.Fatalf("%d pages: %s", n, pages.Body)
+	}
+	// The job records the commit and the paths from the repository's top, as a request would.
+	rev := e.Get(e.Admin, "/v1/spaces/"+sp+"/content").Expect(200)
+	if rev.Str("git.oid") != repo.Commit || rev.Str("git.ref") != "refs/heads/main" || rev.Str("pages.5.git.path") != "docs/page-4.md" {
+		t.Fatalf("git metadata of a queued import: %v, last page %v", rev.Map()["git"], rev.Str("pages.5.git.path"))
 	}
 }

@@ -67,7 +67,9 @@ func TestContentImportLargeTreeRunsAsJob(t *testing.T) {
 	if jobs := importJobs(t, e); len(jobs) != 1 || jobs[0].State != store.JobQueued {
 		t.Fatalf("jobs: %+v", jobs)
 	}
-	if ran, err := e.App.Jobs.RunDue(t.Context()); err != nil || ran != 1 {
+	// The queue also holds the search index's jobs for the spaces made above; the import's
+	// own state is checked below.
+	if ran, err := e.App.Jobs.RunDue(t.Context()); err != nil || ran == 0 {
 		t.Fatalf("RunDue ran %d: %v", ran, err)
 	}
 	if jobs := importJobs(t, e); jobs[0].State != store.JobDone {

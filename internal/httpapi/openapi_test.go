@@ -271,13 +271,10 @@ func TestOpenAPIDocumentIsServed(t *testing.T) {
 	})
 }
 
-// TestOpenAPISchemasMatchAnswers checks that answers carry every property their documented
-// schema requires and none it does not describe, so the document keeps up with the shapes.
-func TestOpenAPISchemasMatchAnswers(t *testing.T) {
-	t.Parallel()
-	doc := loadOpenAPI(t)
-	e := apitest.New(t)
-	check := func(schema string, answer map[string]any) {
+// schemaChecker returns a check that an answer carries every property its documented schema
+// requires and none it does not describe (but for the names in undescribed).
+func schemaChecker(t *testing.T, doc openAPIDoc, undescribed ...string) func(schema string, answer map[string]any) {
+	return func(schema string, answer map[string]any) {
 		t.Helper()
 		var s struct {
 			Required   []string                   `json:"required"`
@@ -292,11 +289,20 @@ func TestOpenAPISchemasMatchAnswers(t *testing.T) {
 			}
 		}
 		for name := range answer {
-			if _, ok := s.Properties[name]; !ok {
+			if _, ok := s.Properties[name]; !ok && !slices.Contains(undescribed, name) {
 				t.Errorf("%s: the answer has property %s that the schema does not describe", schema, name)
 			}
 		}
 	}
+}
+
+// TestOpenAPISchemasMatchAnswers checks that answers carry every property their documented
+// schema requires and none it does not describe, so the document keeps up with the shapes.
+func TestOpenAPISchemasMatchAnswers(t *testing.T) {
+	t.Parallel()
+	doc := loadOpenAPI(t)
+	e := apitest.New(t)
+	check := schemaChecker(t, doc)
 	check("User", e.Get(e.Admin, "/v1/user").Expect(200).Map())
 	check("Organization", e.Get(e.Admin, "/v1/orgs/"+e.Org).Expect(200).Map())
 	e.NewOrg(e.Admin, "Second")

@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"docsd/internal/apitest"
@@ -13,26 +12,7 @@ func TestSiteSchemasMatchAnswers(t *testing.T) {
 	t.Parallel()
 	doc := loadOpenAPI(t)
 	e := apitest.New(t)
-	check := func(schema string, answer map[string]any) {
-		t.Helper()
-		var s struct {
-			Required   []string                   `json:"required"`
-			Properties map[string]json.RawMessage `json:"properties"`
-		}
-		if err := json.Unmarshal(doc.Components["schemas"][schema], &s); err != nil {
-			t.Fatalf("schema %s: %v", schema, err)
-		}
-		for _, name := range s.Required {
-			if _, ok := answer[name]; !ok {
-				t.Errorf("%s: the answer lacks required property %s", schema, name)
-			}
-		}
-		for name := range answer {
-			if _, ok := s.Properties[name]; !ok && name != "hasOverrides" {
-				t.Errorf("%s: the answer has property %s that the schema does not describe", schema, name)
-			}
-		}
-	}
+	check := schemaChecker(t, doc, "hasOverrides")
 	a, b := titledSpace(t, e, "Alpha"), titledSpace(t, e, "Beta")
 	path := newSite(t, e, map[string]any{"spaces": []string{a}})
 	e.Patch(e.Admin, path, map[string]any{"proxy": "example.com/docs", "hostname": "docs.example.com"}).Expect(200)

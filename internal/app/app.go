@@ -27,6 +27,7 @@ import (
 	"docsd/internal/jobs"
 	"docsd/internal/org"
 	"docsd/internal/paging"
+	"docsd/internal/site"
 	"docsd/internal/space"
 	"docsd/internal/store"
 )
@@ -50,6 +51,7 @@ type App struct {
 	ChangeRequests *changereq.Service
 	GitImport      *gitimport.Service
 	Comments       *comment.Service
+	Sites          *site.Service
 	Blobs          blob.Store
 	Cursors        *paging.Codec
 	Jobs           *jobs.Queue // register handlers in Open; the worker loop runs during Serve
@@ -91,6 +93,7 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Content = content.NewService(store.Contents{DB: db}, a.Spaces, a.Clock)
 	a.ChangeRequests = changereq.NewService(store.ChangeRequests{DB: db}, a.Spaces, a.Content, a.Clock)
 	a.Comments = comment.NewService(store.Comments{DB: db}, a.Spaces, a.ChangeRequests, a.Content, a.Clock)
+	a.Sites = site.NewService(store.Sites{DB: db}, a.Orgs, a.Clock)
 	if a.Blobs, err = blob.FromConfig(cfg); err != nil {
 		db.Close()
 		return nil, err
@@ -114,7 +117,7 @@ func (a *App) Listen() error {
 	deps := httpapi.Deps{
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
-		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, Comments: a.Comments, Ready: a.DB.Ping,
+		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
 	}
 	if a.DB.Engine == store.SQLite {
 		deps.Generation = a.DB.Generation

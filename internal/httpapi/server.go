@@ -19,6 +19,7 @@ import (
 	"docsd/internal/auth"
 	"docsd/internal/org"
 	"docsd/internal/paging"
+	"docsd/internal/site"
 	"docsd/internal/space"
 	"docsd/internal/wire"
 )
@@ -37,6 +38,7 @@ type Deps struct {
 	ChangeRequests *changereq.Service
 	GitImport      *gitimport.Service
 	Comments       *comment.Service
+	Sites          *site.Service
 	// Ready reports whether the server can serve traffic (the database answers).
 	Ready func(ctx context.Context) error
 	// Generation detects database changes for the GET answer cache (see respcache.go);

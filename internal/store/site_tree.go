@@ -1,0 +1,138 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+
+	"docsd/internal/site"
+)
+
+// scanRows runs a query and scans every row with scan.
+func scanRows[T any](ctx context.Context, q *Q, scan func(func(...any) error) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := q.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows.Scan)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, mapErr(rows.Err())
+}
+
+func (t siteTx) Tree(ctx context.Context, siteID string) (site.Tree, error) {
+	var tr site.Tree
+	var err error
+	if tr.Groups, err = scanRows(ctx, t.q, scanGroup, `SELECT g.id, g.site_id, g.parent_id, g.position, g.title,
+		g.icon, g.created_at FROM site_section_groups g WHERE g.site_id = ?`, siteID); err != nil {
+		return tr, err
+	}
+	if tr.Sections, err = scanRows(ctx, t.q, scanSection, `SELECT sec.id, sec.site_id, sec.group_id, sec.position,
+		sec.title, sec.description, sec.path, sec.condition, sec.icon, sec.is_default, sec.created_at
+		FROM site_sections sec WHERE sec.site_id = ?`, siteID); err != nil {
+		return tr, err
+	}
+	tr.SiteSpaces, err = scanRows(ctx, t.q, scanSiteSpace, `SELECT ss.id, ss.site_id, ss.section_id, ss.space_id,
+		ss.position, ss.path, ss.condition, ss.is_default, ss.customization, ss.created_at, `+spaceColumns+`
+		FROM site_spaces ss JOIN spaces s ON s.id = ss.space_id WHERE ss.site_id = ? AND s.deleted_at IS NULL`, siteID)
+	return tr, err
+}
+
+func scanGroup(scan func(...any) error) (site.SectionGroup, error) {
+	var g site.SectionGroup
+	var parent, icon sql.NullString
+	var created int64
+	err := scan(&g.ID, &g.SiteID, &parent, &g.Position, &g.Title, &icon, &created)
+	g.ParentID, g.Icon, g.CreatedAt = parent.String, icon.String, FromMicros(created)
+	return g, err
+}
+
+func scanSection(scan func(...any) error) (site.Section, error) {
+	var s site.Section
+	var group, desc, cond, icon sql.NullString
+	var created int64
+	err := scan(&s.ID, &s.SiteID, &group, &s.Position, &s.Title, &desc, &s.Path, &cond, &icon, &s.Default, &created)
+	s.GroupID, s.Description, s.Condition, s.Icon = group.String, desc.String, StrPtr(cond), icon.String
+	s.CreatedAt = FromMicros(created)
+	return s, err
+}
+
+func scanSiteSpace(scan func(...any) error) (site.SiteSpace, error) {
+	var s site.SiteSpace
+	var section, cond, custom sql.NullString
+	var created int64
+	// The space's columns follow the site space's in the row: scanSpace reads its own and
+	// this prepends the site space's destinations.
+	sp, err := scanSpace(func(spaceDest ...any) error {
+		return scan(append([]any{&s.ID, &s.SiteID, &section, &s.SpaceID, &s.Position, &s.Path, &cond, &s.Default,
+			&custom, &created}, spaceDest...)...)
+	})
+	s.Space, s.SectionID, s.Condition, s.Customization = sp, section.String, StrPtr(cond), rawOf(custom)
+	s.CreatedAt = FromMicros(created)
+	return s, err
+}
+
+func (t siteTx) InsertSection(ctx context.Context, s site.Section) error {
+	_, err := t.q.Exec(ctx, `INSERT INTO site_sections (id, site_id, group_id, position, title, description, path,
+		condition, icon, is_default, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		s.ID, s.SiteID, nullIfEmpty(s.GroupID), s.Position, s.Title, nullIfEmpty(s.Description), s.Path,
+		NullStr(s.Condition), nullIfEmpty(s.Icon), s.Default, Micros(s.CreatedAt))
+	return siteErr(err)
+}
+
+func (t siteTx) UpdateSection(ctx context.Context, s site.Section) error {
+	_, err := t.q.Exec(ctx, `UPDATE site_sections SET group_id = ?, position = ?, title = ?, description = ?,
+		path = ?, condition = ?, icon = ?, is_default = ? WHERE id = ?`,
+		nullIfEmpty(s.GroupID), s.Position, s.Title, nullIfEmpty(s.Description), s.Path, NullStr(s.Condition),
+		nullIfEmpty(s.Icon), s.Default, s.ID)
+	return siteErr(err)
+}
+
+func (t siteTx) DeleteSection(ctx context.Context, id string) error {
+	_, err := t.q.Exec(ctx, `DELETE FROM site_sections WHERE id = ?`, id)
+	return err
+}
+
+func (t siteTx) InsertGroup(ctx context.Context, g site.SectionGroup) error {
+	_, err := t.q.Exec(ctx, `INSERT INTO site_section_groups (id, site_id, parent_id, position, title, icon, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		g.ID, g.SiteID, nullIfEmpty(g.ParentID), g.Position, g.Title, nullIfEmpty(g.Icon), Micros(g.CreatedAt))
+	return siteErr(err)
+}
+
+func (t siteTx) UpdateGroup(ctx context.Context, g site.SectionGroup) error {
+	_, err := t.q.Exec(ctx, `UPDATE site_section_groups SET parent_id = ?, position = ?, title = ?, icon = ? WHERE id = ?`,
+		nullIfEmpty(g.ParentID), g.Position, g.Title, nullIfEmpty(g.Icon), g.ID)
+	return siteErr(err)
+}
+
+func (t siteTx) DeleteGroup(ctx context.Context, id string) error {
+	_, err := t.q.Exec(ctx, `DELETE FROM site_section_groups WHERE id = ?`, id)
+	return err
+}
+
+func (t siteTx) InsertSiteSpace(ctx context.Context, s site.SiteSpace) error {
+	_, err := t.q.Exec(ctx, `INSERT INTO site_spaces (id, site_id, section_id, space_id, position, path, condition,
+		is_default, customization, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		s.ID, s.SiteID, nullIfEmpty(s.SectionID), s.SpaceID, s.Position, s.Path, NullStr(s.Condition), s.Default,
+		rawOrNil(s.Customization), Micros(s.CreatedAt))
+	return siteErr(err)
+}
+
+func (t siteTx) UpdateSiteSpace(ctx context.Context, s site.SiteSpace) error {
+	_, err := t.q.Exec(ctx, `UPDATE site_spaces SET section_id = ?, space_id = ?, position = ?, path = ?,
+		condition = ?, is_default = ?, customization = ? WHERE id = ?`,
+		nullIfEmpty(s.SectionID), s.SpaceID, s.Position, s.Path, NullStr(s.Condition), s.Default,
+		rawOrNil(s.Customization), s.ID)
+	return siteErr(err)
+}
+
+func (t siteTx) DeleteSiteSpace(ctx context.Context, id string) error {
+	_, err := t.q.Exec(ctx, `DELETE FROM site_spaces WHERE id = ?`, id)
+	return err
+}

@@ -28,6 +28,8 @@ import (
 	"docsd/internal/org"
 	"docsd/internal/paging"
 	"docsd/internal/site"
+	"docsd/internal/sitehttp"
+	"docsd/internal/sitepub"
 	"docsd/internal/space"
 	"docsd/internal/store"
 )
@@ -118,6 +120,8 @@ func (a *App) Listen() error {
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
 		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
+		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
+			Content: a.Content, Blobs: a.Blobs, Log: a.Log},
 	}
 	if a.DB.Engine == store.SQLite {
 		deps.Generation = a.DB.Generation

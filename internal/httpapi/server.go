@@ -20,6 +20,7 @@ import (
 	"docsd/internal/org"
 	"docsd/internal/paging"
 	"docsd/internal/site"
+	"docsd/internal/sitehttp"
 	"docsd/internal/space"
 	"docsd/internal/wire"
 )
@@ -39,6 +40,7 @@ type Deps struct {
 	GitImport      *gitimport.Service
 	Comments       *comment.Service
 	Sites          *site.Service
+	PublishedSites *sitehttp.Handler // readers' side of sites, outside the API
 	// Ready reports whether the server can serve traffic (the database answers).
 	Ready func(ctx context.Context) error
 	// Generation detects database changes for the GET answer cache (see respcache.go);
@@ -98,7 +100,8 @@ func New(d Deps) *Server {
 	s.changeRequestRoutes()
 	s.commentRoutes()
 	s.permissionRoutes()
-	s.handler = s.outer(http.HandlerFunc(s.dispatch))
+	s.publishedSiteRoutes()
+	s.handler = s.outer(s.siteHosts(http.HandlerFunc(s.dispatch)))
 	return s
 }
 

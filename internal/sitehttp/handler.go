@@ -1,7 +1,7 @@
-// Package sitehttp serves published docs sites to readers: at /sites/{siteId}/ under the
-// server, and at a site's custom hostname when a request arrives with it. It is not part of
-// the JSON API: no API token, HTML answers, and readers admitted by the site's visibility
-// (share keys, visitor tokens) rather than by roles.
+// Package sitehttp serves published docs sites to readers: at
+// /sites/{organizationId}/{basename}/ under the server, and at a site's custom hostname when
+// a request arrives with it. It is not part of the JSON API: no API token, HTML answers, and
+// readers admitted by the site's visibility (share keys, visitor tokens) rather than by roles.
 package sitehttp
 
 import (
@@ -18,7 +18,7 @@ import (
 	"docsd/internal/sitepub"
 )
 
-// PathPrefix is where sites answer under the server: /sites/{siteId}/.
+// PathPrefix is where sites answer under the server: /sites/{organizationId}/{basename}/.
 const PathPrefix = "/sites/"
 
 // Handler serves published sites.
@@ -31,25 +31,26 @@ type Handler struct {
 	Search Searcher
 }
 
-// ServeHTTP serves the site named by the request's {siteId} path value, at {path}.
+// ServeHTTP serves the site named by the request's {organizationId} and {basename} path
+// values (see site.PublishedPath), at {path}.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h == nil || h.Sites == nil {
 		h.fail(w, r, apperr.NotFoundf("no published site at %s", r.URL.Path))
 		return
 	}
-	id := r.PathValue("siteId")
-	site, err := h.Sites.Site(r.Context(), id)
+	orgID, basename := r.PathValue("organizationId"), r.PathValue("basename")
+	st, err := h.Sites.Site(r.Context(), orgID, basename)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	base := PathPrefix + id + "/"
-	if !strings.HasPrefix(r.URL.Path, base) {
-		// /sites/{id} without its slash: relative links resolve against the slash.
+	base := PathPrefix + url.PathEscape(orgID) + "/" + url.PathEscape(basename) + "/"
+	if !strings.HasPrefix(r.URL.EscapedPath(), base) {
+		// The site's address without its slash: relative links resolve against the slash.
 		http.Redirect(w, r, base+queryOf(r.URL), http.StatusMovedPermanently)
 		return
 	}
-	h.serveSite(w, r, site, base, r.PathValue("path"))
+	h.serveSite(w, r, st, base, r.PathValue("path"))
 }
 
 // Hosts serves requests whose Host is a published site's hostname, and hands every other

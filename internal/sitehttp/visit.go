@@ -89,6 +89,9 @@ func firstDocument(t *contenttree.Tree, groupID string) (contenttree.Page, bool)
 // footer.
 func (v *visit) frame(loc sitepub.Location) sitehtml.Page {
 	c := v.site.Customization
+	if loc.SiteSpace.Customization != nil {
+		c = *loc.SiteSpace.Customization
+	}
 	title := v.site.Title
 	if c.Title != "" {
 		title = c.Title
@@ -100,6 +103,9 @@ func (v *visit) frame(loc sitepub.Location) sitehtml.Page {
 		SearchURL: v.base + searchPath,
 	}
 	for _, l := range c.HeaderLinks {
+		if !v.h.Sites.Visible(l.Condition, v.adm.Claims) {
+			continue
+		}
 		p.Header = append(p.Header, sitehtml.Link{Title: l.Title, URL: l.URL})
 	}
 	for _, g := range c.FooterGroups {

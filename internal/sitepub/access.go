@@ -23,10 +23,11 @@ func NewService(src Source, c clock.Clock) *Service {
 	return &Service{src: src, clock: c, eval: NewEvaluator()}
 }
 
-// Site returns a published site by id; an unpublished or absent site is a 404.
-func (s *Service) Site(ctx context.Context, id string) (Site, error) {
-	site, err := s.src.SiteByID(ctx, id)
-	return published(site, err, "site "+id)
+// Site returns the published site of an organization with a basename; an unpublished or
+// absent site is a 404.
+func (s *Service) Site(ctx context.Context, orgID, basename string) (Site, error) {
+	site, err := s.src.SiteByBasename(ctx, orgID, basename)
+	return published(site, err, "site "+basename)
 }
 
 // SiteByHostname returns the published site with that hostname (port and case ignored).
@@ -133,6 +134,9 @@ func (s *Service) Structure(ctx context.Context, site Site, c Claims) (Structure
 	}
 	return Visible(st, s.eval, c), nil
 }
+
+// Visible reports whether a condition holds for claims (see Evaluator.Visible).
+func (s *Service) Visible(condition string, c Claims) bool { return s.eval.Visible(condition, c) }
 
 // Now is the service's clock, for cookie expiries.
 func (s *Service) Now() time.Time { return s.clock.Now() }

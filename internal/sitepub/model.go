@@ -23,6 +23,7 @@ const (
 type Site struct {
 	ID             string
 	OrganizationID string
+	Basename       string
 	Title          string
 	Hostname       string // custom hostname; "" when none
 	Visibility     Visibility
@@ -44,10 +45,12 @@ type Customization struct {
 	Copyright    string
 }
 
-// Link is a header or footer link.
+// Link is a header or footer link; a header link with a condition shows only to readers for
+// whom it holds.
 type Link struct {
-	Title string
-	URL   string
+	Title     string
+	URL       string
+	Condition string
 }
 
 // LinkGroup is a titled column of footer links.
@@ -97,6 +100,9 @@ type SiteSpace struct {
 	SpaceID   string
 	Condition string // "" when always shown
 	Default   bool
+	// Customization is the site's customization with this site space's overrides; nil when
+	// it has none.
+	Customization *Customization
 }
 
 // Auth is a visitor-auth site's signing secret and where unauthenticated readers go.
@@ -108,8 +114,8 @@ type Auth struct {
 // Source is what the published-site service reads. Methods return an apperr NotFound when
 // the site (or its part) does not exist.
 type Source interface {
-	// SiteByID returns a site by id, published or not.
-	SiteByID(ctx context.Context, id string) (Site, error)
+	// SiteByBasename returns the site of an organization with a basename, published or not.
+	SiteByBasename(ctx context.Context, orgID, basename string) (Site, error)
 	// SiteByHostname returns the site with that custom hostname.
 	SiteByHostname(ctx context.Context, hostname string) (Site, error)
 	// Structure returns the site's sections, groups and site spaces, in order.

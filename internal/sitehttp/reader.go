@@ -32,7 +32,7 @@ func (h *Handler) admitFromQuery(w http.ResponseWriter, r *http.Request, site si
 	rd := sitepub.Reader{
 		ShareKey:       cookieValue(r, shareKeyCookie),
 		Token:          cookieValue(r, tokenCookie),
-		UnsignedCookie: cookieValue(r, publicCookie),
+		UnsignedCookie: unescaped(cookieValue(r, publicCookie)),
 		Query:          q,
 	}
 	key, token := q.Get(shareKeyQuery), q.Get(tokenQuery)
@@ -82,4 +82,13 @@ func clearCookie(w http.ResponseWriter, r *http.Request, path, name string) {
 	if _, err := r.Cookie(name); err == nil {
 		http.SetCookie(w, &http.Cookie{Name: name, Value: "", Path: path, MaxAge: -1})
 	}
+}
+
+// unescaped decodes a cookie value set percent-encoded (as browsers' cookie libraries write
+// JSON, whose quotes a cookie may not hold).
+func unescaped(v string) string {
+	if u, err := url.QueryUnescape(v); err == nil {
+		return u
+	}
+	return v
 }

@@ -100,6 +100,7 @@ func New(d Deps) *Server {
 	s.changeRequestRoutes()
 	s.commentRoutes()
 	s.permissionRoutes()
+	s.siteRoutes()
 	s.publishedSiteRoutes()
 	s.handler = s.outer(s.siteHosts(http.HandlerFunc(s.dispatch)))
 	return s

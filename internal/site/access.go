@@ -30,6 +30,11 @@ func (s *Service) siteIn(ctx context.Context, tx Tx, c auth.Caller, orgID, id st
 	if _, err := s.orgAccess(ctx, c, orgID, admin); err != nil {
 		return Site{}, err
 	}
+	return loadSite(ctx, tx, orgID, id)
+}
+
+// loadSite loads a site of orgID; a site of another organization is absent.
+func loadSite(ctx context.Context, tx Tx, orgID, id string) (Site, error) {
 	st, err := tx.Site(ctx, id)
 	if errors.Is(err, ErrNotFound) || (err == nil && st.OrganizationID != orgID) {
 		return Site{}, apperr.NotFoundf("site %s not found", id)
@@ -43,7 +48,7 @@ func (s *Service) write(ctx context.Context, c auth.Caller, orgID, siteID string
 		return err
 	}
 	return s.store.Write(ctx, s.clock.Now(), func(tx Tx) error {
-		st, err := s.siteIn(ctx, tx, c, orgID, siteID, true)
+		st, err := loadSite(ctx, tx, orgID, siteID)
 		if err != nil {
 			return err
 		}

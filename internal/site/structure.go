@@ -149,3 +149,39 @@ func SectionPath(sec Section) string {
 	}
 	return sec.Path
 }
+
+// OrderKeys gives every item of the tree a key that sorts the whole structure depth first in
+// order (a parent's key, "!", then the item's position, a space and its id; both separators
+// sort before every base-62 digit, so a parent precedes its children and a shorter position
+// its longer neighbours), so flat lists of site spaces,
+// sections or groups can be paged with stable cursors.
+func (t Tree) OrderKeys() map[string]string {
+	parentOf := map[string]string{}
+	pos := map[string]string{}
+	for _, g := range t.Groups {
+		parentOf[g.ID], pos[g.ID] = g.ParentID, g.Position+" "+g.ID
+	}
+	for _, sec := range t.Sections {
+		parentOf[sec.ID], pos[sec.ID] = sec.GroupID, sec.Position+" "+sec.ID
+	}
+	for _, ss := range t.SiteSpaces {
+		parentOf[ss.ID], pos[ss.ID] = ss.SectionID, ss.Position+" "+ss.ID
+	}
+	keys := map[string]string{}
+	var key func(id string, depth int) string
+	key = func(id string, depth int) string {
+		if k, ok := keys[id]; ok {
+			return k
+		}
+		k := pos[id]
+		if p := parentOf[id]; p != "" && depth < 64 {
+			k = key(p, depth+1) + "!" + k
+		}
+		keys[id] = k
+		return k
+	}
+	for id := range pos {
+		key(id, 0)
+	}
+	return keys
+}

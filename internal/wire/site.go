@@ -1,0 +1,197 @@
+package wire
+
+import (
+	"encoding/json"
+
+	"docsd/internal/site"
+)
+
+// Site is the `site` object.
+type Site struct {
+	Object          string              `json:"object"`
+	ID              string              `json:"id"`
+	Type            string              `json:"type"`
+	Title           string              `json:"title"`
+	Icon            json.RawMessage     `json:"icon,omitempty"`
+	Hostname        string              `json:"hostname,omitempty"`
+	Basename        string              `json:"basename"`
+	Proxy           *SiteProxy          `json:"proxy,omitempty"`
+	Visibility      string              `json:"visibility"`
+	Published       bool                `json:"published"`
+	SiteSpaces      int                 `json:"siteSpaces"`
+	CreatedAt       Time                `json:"createdAt"`
+	AdaptiveContent SiteAdaptiveContent `json:"adaptiveContent"`
+	Ads             SiteAds             `json:"ads"`
+	AgentsContext   string              `json:"agentsContext"`
+	Features        []SiteFeature       `json:"features"`
+	URLs            SiteURLs            `json:"urls"`
+}
+
+type SiteProxy struct {
+	Origin string `json:"origin"`
+	Target string `json:"target"`
+}
+
+type SiteAdaptiveContent struct {
+	Enabled bool `json:"enabled"`
+}
+
+// SiteAds: docsd runs no ad network, so every site is pending and not submittable.
+type SiteAds struct {
+	Status      string `json:"status"`
+	Submittable bool   `json:"submittable"`
+}
+
+type SiteFeature struct {
+	ID             string   `json:"id"`
+	Plan           string   `json:"plan"`
+	Frozen         bool     `json:"frozen"`
+	Customizations []string `json:"customizations,omitempty"`
+}
+
+type SiteURLs struct {
+	Location  string `json:"location"`
+	App       string `json:"app"`
+	Published string `json:"published,omitempty"`
+}
+
+// SiteLocation is the API URL of a site.
+func (u URLs) SiteLocation(orgID, id string) string {
+	return u.API("/orgs/" + Esc(orgID) + "/sites/" + Esc(id))
+}
+
+// SitePublished is a site's published address; "" until it is published.
+func (u URLs) SitePublished(st site.Site) string {
+	if !st.Published {
+		return ""
+	}
+	return site.PublishedURL(u.Base, st)
+}
+
+// FromSite converts a site. icon is the favicon of its customization (nil for none).
+func (u URLs) FromSite(v site.View, icon json.RawMessage) Site {
+	out := Site{Object: "site", ID: v.ID, Type: v.Type, Title: v.Title, Icon: icon, Hostname: v.Hostname,
+		Basename: v.Basename, Visibility: string(v.Visibility), Published: v.Published, SiteSpaces: v.SiteSpaces,
+		CreatedAt: Time(v.CreatedAt), AdaptiveContent: SiteAdaptiveContent{Enabled: v.AdaptiveContent},
+		Ads: SiteAds{Status: "pending"}, AgentsContext: v.AgentsContext, Features: []SiteFeature{},
+		URLs: SiteURLs{Location: u.SiteLocation(v.OrganizationID, v.ID), App: u.App("/o/" + Esc(v.OrganizationID) + "/sites/" + Esc(v.ID)),
+			Published: u.SitePublished(v.Site)}}
+	if v.ProxyOrigin != "" {
+		out.Proxy = &SiteProxy{Origin: v.ProxyOrigin, Target: site.PublishedURL(u.Base, v.Site)}
+	}
+	return out
+}
+
+// SiteSpace is the `site-space` object.
+type SiteSpace struct {
+	Object                          string        `json:"object"`
+	ID                              string        `json:"id"`
+	Path                            string        `json:"path"`
+	Section                         string        `json:"section,omitempty"`
+	Space                           Space         `json:"space"`
+	Title                           string        `json:"title"`
+	Default                         bool          `json:"default"`
+	Condition                       *string       `json:"condition,omitempty"`
+	HasAdvancedCustomizationFeature bool          `json:"hasAdvancedCustomizationFeature"`
+	URLs                            PublishedURLs `json:"urls"`
+}
+
+// PublishedURLs hold an item's published address; absent until its site is published.
+type PublishedURLs struct {
+	Published string `json:"published,omitempty"`
+}
+
+// SiteSection is the `site-section` object.
+type SiteSection struct {
+	Object       string        `json:"object"`
+	ID           string        `json:"id"`
+	Title        string        `json:"title"`
+	Description  string        `json:"description,omitempty"`
+	Default      bool          `json:"default"`
+	Path         string        `json:"path"`
+	Condition    *string       `json:"condition,omitempty"`
+	SectionGroup string        `json:"sectionGroup,omitempty"`
+	SiteSpaces   []SiteSpace   `json:"siteSpaces"`
+	URLs         PublishedURLs `json:"urls"`
+	Icon         string        `json:"icon,omitempty"`
+}
+
+// SiteSectionGroup is the `site-section-group` object. `sections` (deprecated) lists the
+// group's own sections; `children` its sections and groups in order.
+type SiteSectionGroup struct {
+	Object       string        `json:"object"`
+	ID           string        `json:"id"`
+	Title        string        `json:"title"`
+	Sections     []SiteSection `json:"sections"`
+	SectionGroup string        `json:"sectionGroup,omitempty"`
+	Children     []any         `json:"children"`
+	Icon         string        `json:"icon,omitempty"`
+}
+
+// SiteStructure is the `structure` of a site: sections (and groups) or site spaces.
+type SiteStructure struct {
+	Type      string `json:"type"`
+	Structure []any  `json:"structure"`
+}
+
+// ShareLink is the `share-link` object.
+type ShareLink struct {
+	Object    string        `json:"object"`
+	ID        string        `json:"id"`
+	CreatedAt Time          `json:"createdAt"`
+	Name      string        `json:"name"`
+	Active    bool          `json:"active"`
+	URLs      PublishedURLs `json:"urls"`
+}
+
+// FromShareLink converts a share link; its published URL carries the key.
+func (u URLs) FromShareLink(st site.Site, l site.ShareLink) ShareLink {
+	return ShareLink{Object: "share-link", ID: l.ID, CreatedAt: Time(l.CreatedAt), Name: l.Name, Active: l.Active,
+		URLs: PublishedURLs{Published: site.ShareLinkURL(u.Base, st, l)}}
+}
+
+// SiteAdaptiveSchema is the `site-adaptive-schema` object.
+type SiteAdaptiveSchema struct {
+	Object     string          `json:"object"`
+	JSONSchema json.RawMessage `json:"jsonSchema"`
+	UpdatedAt  Time            `json:"updatedAt"`
+}
+
+// FromAdaptiveSchema converts an adaptive schema.
+func FromAdaptiveSchema(a site.AdaptiveSchema) SiteAdaptiveSchema {
+	return SiteAdaptiveSchema{Object: "site-adaptive-schema", JSONSchema: a.JSONSchema, UpdatedAt: Time(a.UpdatedAt)}
+}
+
+// TemplateCondition is an item of the template conditions.
+type TemplateCondition struct {
+	Description string `json:"description"`
+	Condition   string `json:"condition"`
+}
+
+// PublishingAuth is the `publishing-auth` object: visitor-auth settings with the signing key.
+type PublishingAuth struct {
+	Object      string `json:"object"`
+	Backend     string `json:"backend"`
+	PrivateKey  string `json:"privateKey"`
+	FallbackURL string `json:"fallbackURL,omitempty"`
+}
+
+// FromVisitorAuth converts visitor-auth settings.
+func FromVisitorAuth(a site.VisitorAuthSettings) PublishingAuth {
+	return PublishingAuth{Object: "publishing-auth", Backend: a.Backend, PrivateKey: a.Key, FallbackURL: a.FallbackURL}
+}
+
+// PublishedContentSite is the `published-content-site` profile.
+type PublishedContentSite struct {
+	Object         string                 `json:"object"`
+	Site           Site                   `json:"site"`
+	Structure      SiteStructure          `json:"structure"`
+	Customizations PublishedCustomization `json:"customizations"`
+	Scripts        []any                  `json:"scripts"`
+}
+
+// PublishedCustomization holds the site's customization and each site space's.
+type PublishedCustomization struct {
+	Site       json.RawMessage            `json:"site"`
+	SiteSpaces map[string]json.RawMessage `json:"siteSpaces"`
+}

@@ -76,8 +76,9 @@ type Result struct {
 var files embed.FS
 
 var (
-	pageTemplate = template.Must(template.New("page.html").ParseFS(files, "templates/page.html"))
-	baseCSS      = mustRead("templates/site.css")
+	pageTemplate = template.Must(template.New("page.html").Funcs(template.FuncMap{"treeHTML": TreeHTML}).
+			ParseFS(files, "templates/page.html"))
+	baseCSS = mustRead("templates/site.css")
 )
 
 func mustRead(name string) string {

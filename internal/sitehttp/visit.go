@@ -34,9 +34,9 @@ func (v *visit) page(w http.ResponseWriter, r *http.Request, rest string) error 
 	if err != nil {
 		return err
 	}
-	page, ok := snap.Tree.PageByPath(loc.PagePath)
+	page, ok := pageAt(snap, loc.PagePath)
 	if ok && page.Kind == contenttree.KindGroup {
-		page, ok = firstDocument(snap.Tree, page.ID)
+		page, ok = firstDocument(snap, page.ID)
 	}
 	if !ok {
 		return apperr.NotFoundf("no page at %s", r.URL.Path)
@@ -46,8 +46,11 @@ func (v *visit) page(w http.ResponseWriter, r *http.Request, rest string) error 
 		return err
 	}
 	prefix := v.base + sitepub.Prefix(loc.Section, loc.SiteSpace)
-	links := spacelinks.New(snap.Tree)
+	var links *spacelinks.Resolver // indexing the tree costs a walk: only pages with links pay it
 	body := sitehtml.RewriteLinks(markdoc.ToHTML(md), func(dest string, image bool) (string, bool) {
+		if links == nil {
+			links = spacelinks.New(snap.Tree)
+		}
 		ref, ok := links.Resolve(page.ID, dest)
 		if !ok {
 			return "", false
@@ -75,10 +78,34 @@ func (v *visit) page(w http.ResponseWriter, r *http.Request, rest string) error 
 	return v.write(w, r, p)
 }
 
+// pageAt finds the document or group at a path of the snapshot, the home page for "": the
+// snapshot's indexes answer without walking the tree.
+func pageAt(snap *content.Snapshot, path string) (contenttree.Page, bool) {
+	if path == "" {
+		for _, id := range snap.Children("") {
+			switch p := snap.Tree.Pages[id]; p.Kind {
+			case contenttree.KindDocument:
+				return p, true
+			case contenttree.KindGroup:
+				if home, ok := firstDocument(snap, id); ok {
+					return home, true
+				}
+			}
+		}
+		return contenttree.Page{}, false
+	}
+	for id, p := range snap.Paths {
+		if p == path {
+			return snap.Tree.Pages[id], true
+		}
+	}
+	return contenttree.Page{}, false
+}
+
 // firstDocument is the first document under a group, for a group's own URL.
-func firstDocument(t *contenttree.Tree, groupID string) (contenttree.Page, bool) {
-	for _, c := range t.Children(groupID) {
-		if c.Kind == contenttree.KindDocument {
+func firstDocument(snap *content.Snapshot, groupID string) (contenttree.Page, bool) {
+	for _, id := range snap.Children(groupID) {
+		if c := snap.Tree.Pages[id]; c.Kind == contenttree.KindDocument {
 			return c, true
 		}
 	}
@@ -153,7 +180,8 @@ func (v *visit) tree(snap *content.Snapshot, prefix, currentID string) []sitehtm
 	var build func(parentID string) []sitehtml.NavItem
 	build = func(parentID string) []sitehtml.NavItem {
 		var out []sitehtml.NavItem
-		for _, c := range snap.Tree.Children(parentID) {
+		for _, id := range snap.Children(parentID) {
+			c := snap.Tree.Pages[id]
 			if c.Hidden {
 				continue
 			}

@@ -64,6 +64,32 @@ func TestSitesServeWhatTheAPIPublishes(t *testing.T) {
 			t.Fatalf("section %v at %s shows %q", it["title"], u, got)
 		}
 	}
+	// The site's customization and a site space's overrides show on its pages.
+	custom := e.Get(e.Admin, sitePath+"/customization").Expect(200).Map()
+	custom["title"] = "Product handbook"
+	custom["announcement"] = map[string]any{"enabled": true, "message": "Version 2 is out", "style": "info",
+		"link": map[string]any{"title": "Read more", "to": map[string]any{"kind": "url", "url": "https://example.com/v2"}}}
+	e.Put(e.Admin, sitePath+"/customization", custom).Expect(200)
+	home = rd.get(siteURL).expect(t, 200)
+	if !strings.Contains(home.Body, "<span>Product handbook</span>") || !strings.Contains(home.Body, "Version 2 is out") ||
+		!strings.Contains(home.Body, `href="https://example.com/v2"`) {
+		t.Fatalf("the site's customization does not show: %.2000s", home.Body)
+	}
+	var apiSpace, apiURL string
+	for _, it := range items {
+		if it["title"] == "API reference" {
+			apiSpace = it["siteSpaces"].([]any)[0].(map[string]any)["id"].(string)
+			apiURL = serverPath(t, e, it["urls"].(map[string]any)["published"].(string))
+		}
+	}
+	e.Patch(e.Admin, sitePath+"/site-spaces/"+apiSpace+"/customization", map[string]any{"title": "API handbook"}).Expect(200)
+	if p := rd.get(apiURL).expect(t, 200); !strings.Contains(p.Body, "<span>API handbook</span>") {
+		t.Fatalf("the site space's override does not show")
+	}
+	if p := rd.get(siteURL).expect(t, 200); !strings.Contains(p.Body, "<span>Product handbook</span>") {
+		t.Fatalf("the override leaks to another site space")
+	}
+
 	// Deactivating the link through the API shuts readers out.
 	e.Patch(e.Admin, sitePath+"/share-links/"+link.Str("id"), map[string]any{"active": false}).Expect(200)
 	rd.get(siteURL).expect(t, 404)

@@ -127,7 +127,12 @@ func TestSitesServeNavigationOfSectionsGroupsAndSiteSpaces(t *testing.T) {
 	if len(apiHome.links("Versions")) != 0 {
 		t.Fatalf("a section with one site space shows variants")
 	}
-	rd.get(base+"secret").expect(t, 200)
+	if p := rd.get(base+"secret").expect(t, 200); !strings.Contains(p.Body, `content="noindex`) {
+		t.Fatalf("a hidden page reached by its address is indexable")
+	}
+	if strings.Contains(home.Body, `content="noindex`) {
+		t.Fatalf("a public page asks not to be indexed")
+	}
 	rd.get(base+"no/such/page").expect(t, 404)
 	// The address without its slash redirects to it.
 	if got := rd.get(strings.TrimSuffix(base, "/")).expect(t, 301).location(t); got != base {
@@ -294,7 +299,14 @@ func TestSitesServeConditionsDecideWhatAReaderSees(t *testing.T) {
 	rd.get(base+"beta/").expect(t, 200)
 	delete(rd.cookie, "gitbook-visitor-public")
 
-	// Signed claims come from a visitor token, even on a public site.
+	// Signed claims come from a visitor token, even on a public site; one that does not
+	// verify is not remembered.
+	rd.get(base+"pro/pro/").expect(t, 404)
+	forged := visitorToken(t, "not-the-key", e.Clock.Now().Add(time.Hour), jwt.MapClaims{"plan": "pro"})
+	rd.get(base+"pro/?jwt_token="+forged).expect(t, 303)
+	if rd.cookie["gitbook-visitor-token"] != nil {
+		t.Fatalf("a forged token is remembered")
+	}
 	rd.get(base+"pro/pro/").expect(t, 404)
 	tok := visitorToken(t, f.Site.VisitorAuth.Key, e.Clock.Now().Add(time.Hour), jwt.MapClaims{"plan": "pro"})
 	rd.get(base+"pro/?jwt_token="+tok).expect(t, 303)

@@ -24,6 +24,9 @@ type Page struct {
 	Header    []Link
 	Footer    []LinkGroup
 	Copyright string
+	// Announcement is a banner over the page; AnnouncementLink its optional link.
+	Announcement     string
+	AnnouncementLink Link
 
 	Sections []NavItem // top-level sections and groups; empty for a site without sections
 	Variants []NavItem // site spaces of the current section, when there are several

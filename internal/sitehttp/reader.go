@@ -53,7 +53,9 @@ func (h *Handler) admitFromQuery(w http.ResponseWriter, r *http.Request, site si
 	if key != "" {
 		setCookie(w, r, base, shareKeyCookie, key, expires)
 	}
-	if token != "" {
+	// On a site without visitor auth a token only adds claims: one that does not verify is
+	// dropped rather than remembered.
+	if token != "" && (site.Visibility == sitepub.VisitorAuth || h.Sites.SignedClaims(r.Context(), site, token) != nil) {
 		setCookie(w, r, base, tokenCookie, token, expires)
 	}
 	q.Del(shareKeyQuery)

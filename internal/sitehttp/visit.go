@@ -74,7 +74,9 @@ func (v *visit) page(w http.ResponseWriter, r *http.Request, rest string) error 
 	p := v.frame(loc)
 	p.Tree = v.tree(snap, prefix, page.ID)
 	p.Title, p.Description, p.Body = page.Title, page.Description, body
-	p.NoIndex = p.NoIndex || page.NoIndex || page.NoRobotsIndex
+	// A hidden page stays readable at its address, but out of search engines as it is out of
+	// the navigation.
+	p.NoIndex = p.NoIndex || page.NoIndex || page.NoRobotsIndex || page.Hidden
 	return v.write(w, r, p)
 }
 
@@ -127,7 +129,8 @@ func (v *visit) frame(loc sitepub.Location) sitehtml.Page {
 		SiteTitle: title, HomeURL: v.base, NoIndex: v.adm.NoIndex,
 		Theme:   sitehtml.Theme{Primary: c.PrimaryColor, Tint: c.TintColor},
 		LogoURL: safeURL(c.LogoURL), Favicon: safeURL(c.FaviconURL), Copyright: c.Copyright,
-		SearchURL: v.base + searchPath,
+		SearchURL: v.base + searchPath, Announcement: c.Announcement,
+		AnnouncementLink: sitehtml.Link{Title: c.AnnouncementLink.Title, URL: safeURL(c.AnnouncementLink.URL)},
 	}
 	for _, l := range c.HeaderLinks {
 		if !v.h.Sites.Visible(l.Condition, v.adm.Claims) {

@@ -43,6 +43,9 @@ type Customization struct {
 	HeaderLinks  []Link
 	FooterGroups []LinkGroup
 	Copyright    string
+	// Announcement is a banner message over every page; "" when none is enabled.
+	Announcement     string
+	AnnouncementLink Link
 }
 
 // Link is a header or footer link; a header link with a condition shows only to readers for

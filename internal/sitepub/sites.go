@@ -52,6 +52,12 @@ func customization(c site.Customization) Customization {
 	if c.Favicon.Icon != nil {
 		out.FaviconURL = c.Favicon.Icon.Light
 	}
+	if a := c.Announcement; a != nil && a.Enabled {
+		out.Announcement = a.Message
+		if a.Link != nil {
+			out.AnnouncementLink = Link{Title: a.Link.Title, URL: refURL(a.Link.To)}
+		}
+	}
 	for _, l := range c.Header.Links {
 		if u := refURL(l.To); u != "" {
 			out.HeaderLinks = append(out.HeaderLinks, Link{Title: l.Title, URL: u, Condition: l.Condition})

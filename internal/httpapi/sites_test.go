@@ -111,11 +111,16 @@ func TestSitesPermissions(t *testing.T) {
 	guest := e.Member("guest", auth.Guest)
 	stranger := e.NewUser("stranger")
 	path := newSite(t, e, map[string]any{"title": "Docs"})
-	// Members (guests too) read; only admins change; strangers see nothing.
+	// Members read; only admins change; guests get 403; strangers see nothing.
+	for _, p := range []string{path, sitesPath(e), path + "/site-spaces", path + "/structure"} {
+		e.Get(guest, p).Expect(403).ExpectMessage("guests")
+	}
 	for _, a := range []apitest.Actor{member, guest} {
-		e.Get(a, path).Expect(200)
-		e.Get(a, sitesPath(e)).Expect(200)
-		e.Get(a, path+"/site-spaces").Expect(200)
+		if a == member {
+			e.Get(a, path).Expect(200)
+			e.Get(a, sitesPath(e)).Expect(200)
+			e.Get(a, path+"/site-spaces").Expect(200)
+		}
 		e.Patch(a, path, map[string]any{"title": "Mine"}).Expect(403)
 		e.Post(a, sitesPath(e), nil).Expect(403)
 		e.Post(a, path+"/publish", nil).Expect(403)
@@ -171,6 +176,7 @@ func TestSitesPatch(t *testing.T) {
 		{map[string]any{"basename": "Has Space"}, []string{"basename"}},
 		{map[string]any{"hostname": "localhost"}, []string{"hostname", "pattern"}},
 		{map[string]any{"hostname": "Docs.Example.com"}, []string{"hostname", "pattern"}},
+		{map[string]any{"hostname": strings.Repeat(strings.Repeat("h", 60)+".", 9) + "com"}, []string{"hostname", "512"}},
 		{map[string]any{"proxy": "example.com"}, []string{"proxy", "pattern"}},
 		{map[string]any{"proxy": "https://example.com/docs"}, []string{"proxy", "pattern"}},
 		{map[string]any{"proxy": "example.com/" + strings.Repeat("d", 512)}, []string{"proxy", "512"}},

@@ -8,8 +8,8 @@ import (
 	"docsd/internal/auth"
 )
 
-// orgAccess checks that the caller is an enabled member of orgID (404 otherwise) and, when
-// admin is true, an admin of it (403 for other members). It returns their role.
+// orgAccess checks that the caller is an enabled member of orgID (404 otherwise), not a guest
+// (403) and, when admin is true, an admin of it (403 for other members). It returns their role.
 func (s *Service) orgAccess(ctx context.Context, c auth.Caller, orgID string, admin bool) (auth.Role, error) {
 	role, member, err := s.orgs.Role(ctx, c, orgID)
 	if err != nil {
@@ -17,6 +17,11 @@ func (s *Service) orgAccess(ctx context.Context, c auth.Caller, orgID string, ad
 	}
 	if !member {
 		return role, apperr.NotFoundf("organization %s not found", orgID)
+	}
+	// Guests see only the content they are granted; a site's structure would show them the
+	// titles of every published space, so sites are closed to them.
+	if role == auth.Guest {
+		return role, apperr.Forbiddenf("guests of the organization have no access to its sites")
 	}
 	if admin && role != auth.Admin {
 		return role, apperr.Forbiddenf("only organization admins may change sites")

@@ -4,9 +4,10 @@
 //
 // # Who may do what
 //
-// Sites belong to an organization. Its enabled members (guests included) read them; only its
-// admins create, change, publish and delete them, manage share links and read the visitor-auth
-// key. Anyone else gets 404: a site's existence is as private as its organization's.
+// Sites belong to an organization. Its enabled members read them; only its admins create,
+// change, publish and delete them, manage share links and read the visitor-auth key. Guests
+// (who see only what they are granted) get 403; anyone else gets 404: a site's existence is as
+// private as its organization's.
 //
 // # Structure
 //

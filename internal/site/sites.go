@@ -71,6 +71,9 @@ func (s *Service) Create(ctx context.Context, c auth.Caller, orgID string, n New
 		}
 		st.Basename = base
 		if err := tx.InsertSite(ctx, st); err != nil {
+			if errors.Is(err, ErrTaken) { // another creation took the basename meanwhile
+				return apperr.Conflictf("basename: %q was taken by a site created at the same time; try again", base)
+			}
 			return err
 		}
 		for i, spaceID := range n.Spaces {

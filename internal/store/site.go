@@ -99,7 +99,11 @@ func (t siteTx) DeleteSite(ctx context.Context, id string) error {
 }
 
 func (t siteTx) Site(ctx context.Context, id string) (site.Site, error) {
-	return scanSite(t.q.QueryRow(ctx, `SELECT `+siteColumns+` FROM sites st WHERE st.id = ?`+t.q.ForUpdate(), id).Scan)
+	lock := ""
+	if t.q.tx != nil {
+		lock = t.q.ForUpdate() // serializes changes to one site's structure on PostgreSQL
+	}
+	return scanSite(t.q.QueryRow(ctx, `SELECT `+siteColumns+` FROM sites st WHERE st.id = ?`+lock, id).Scan)
 }
 
 func (t siteTx) SiteByHostname(ctx context.Context, hostname string) (site.Site, error) {
@@ -147,7 +151,8 @@ func (t siteTx) CountSiteSpaces(ctx context.Context, siteIDs []string) (map[stri
 	if len(siteIDs) == 0 {
 		return out, nil
 	}
-	rows, err := t.q.Query(ctx, `SELECT ss.site_id, COUNT(*) FROM site_spaces ss JOIN spaces s ON s.id = ss.space_id
+	rows, err := t.q.Query(ctx, `SELECT ss.site_id, COUNT(*) FROM site_spaces ss JOIN sites st ON st.id = ss.site_id
+		JOIN spaces s ON s.id = ss.space_id AND s.organization_id = st.organization_id
 		WHERE s.deleted_at IS NULL AND ss.site_id IN (`+placeholders(len(siteIDs))+`) GROUP BY ss.site_id`, stringArgs(siteIDs)...)
 	if err != nil {
 		return nil, err

@@ -39,7 +39,9 @@ func (t siteTx) Tree(ctx context.Context, siteID string) (site.Tree, error) {
 	}
 	tr.SiteSpaces, err = scanRows(ctx, t.q, scanSiteSpace, `SELECT ss.id, ss.site_id, ss.section_id, ss.space_id,
 		ss.position, ss.path, ss.condition, ss.is_default, ss.customization, ss.created_at, `+spaceColumns+`
-		FROM site_spaces ss JOIN spaces s ON s.id = ss.space_id WHERE ss.site_id = ? AND s.deleted_at IS NULL`, siteID)
+		FROM site_spaces ss JOIN sites st ON st.id = ss.site_id
+		JOIN spaces s ON s.id = ss.space_id AND s.organization_id = st.organization_id
+		WHERE ss.site_id = ? AND s.deleted_at IS NULL`, siteID)
 	return tr, err
 }
 

@@ -27,9 +27,10 @@ import spaces from './checks/spaces.mjs';
 import collections from './checks/collections.mjs';
 import changeRequests from './checks/change-requests.mjs';
 import comments from './checks/comments.mjs';
+import sites from './checks/sites.mjs';
 import publishedSites from './checks/published-sites.mjs';
 
-const groups = [errors, users, orgs, emailDomains, join, members, teams, saml, agent, invites, spaces, collections, changeRequests, comments, publishedSites];
+const groups = [errors, users, orgs, emailDomains, join, members, teams, saml, agent, invites, spaces, collections, changeRequests, comments, sites, publishedSites];
 
 // A hung request must fail its check, not the whole run.
 const CHECK_TIMEOUT_MS = 15_000;

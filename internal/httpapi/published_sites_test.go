@@ -317,4 +317,17 @@ func TestSitesServeConditionsDecideWhatAReaderSees(t *testing.T) {
 	if got := rd.get(base+"pro/pro/").expect(t, 200).heading(); got != "Theta home" {
 		t.Fatalf("pro variant %q", got)
 	}
+
+	// Inside a page, {% if %} blocks show to the readers their condition holds for.
+	b := newTreeBuilder().doc("home", "", "Zeta home", "home",
+		"Everyone reads this.\n\n{% if visitor.claims.unsigned.beta %}\nBeta readers read this.\n{% else %}\nOthers read this.\n{% endif %}\n")
+	replaceContent(t, e, e.Admin, guide, b.tree)
+	plain := newReader(t, e).get(base).expect(t, 200).Body
+	betaPage := newReader(t, e).get(base+"?visitor.beta=true").expect(t, 200).Body
+	if !strings.Contains(plain, "Others read this.") || strings.Contains(plain, "Beta readers") || strings.Contains(plain, "{%") {
+		t.Fatalf("without claims the page reads: %.1500s", plain)
+	}
+	if !strings.Contains(betaPage, "Beta readers read this.") || strings.Contains(betaPage, "Others read this.") {
+		t.Fatalf("with beta the page reads: %.1500s", betaPage)
+	}
 }

@@ -45,6 +45,7 @@ func (v *visit) page(w http.ResponseWriter, r *http.Request, rest string) error 
 	if err != nil {
 		return err
 	}
+	md = v.h.Sites.Conditional(md, v.adm.Claims)
 	prefix := v.base + sitepub.Prefix(loc.Section, loc.SiteSpace)
 	var links *spacelinks.Resolver // indexing the tree costs a walk: only pages with links pay it
 	body := sitehtml.RewriteLinks(markdoc.ToHTML(md), func(dest string, image bool) (string, bool) {

@@ -121,3 +121,26 @@ func TestLocate(t *testing.T) {
 		t.Errorf("with the default section hidden: %s, prefix %q", loc.Section.ID, Prefix(loc.Section, loc.SiteSpace))
 	}
 }
+
+func TestConditionalBlocks(t *testing.T) {
+	s := &Service{eval: NewEvaluator()}
+	md := "Intro\n{% if visitor.claims.beta %}\nBeta text\n{% if visitor.claims.pro %}\nBeta pro\n{% else %}\nBeta free\n{% endif %}\n{% else %}\nStable text\n{% endif %}\n" +
+		"```\n{% if false %}\nin code\n{% endif %}\n```\nOutro\n{% endif %}\n"
+	cases := map[string]struct {
+		claims map[string]any
+		want   string
+	}{
+		"none":     {nil, "Intro\nStable text\n```\n{% if false %}\nin code\n{% endif %}\n```\nOutro\n{% endif %}\n"},
+		"beta":     {map[string]any{"beta": true}, "Intro\nBeta text\nBeta free\n```\n{% if false %}\nin code\n{% endif %}\n```\nOutro\n{% endif %}\n"},
+		"beta pro": {map[string]any{"beta": true, "pro": true}, "Intro\nBeta text\nBeta pro\n```\n{% if false %}\nin code\n{% endif %}\n```\nOutro\n{% endif %}\n"},
+		"pro only": {map[string]any{"pro": true}, "Intro\nStable text\n```\n{% if false %}\nin code\n{% endif %}\n```\nOutro\n{% endif %}\n"},
+	}
+	for name, tc := range cases {
+		if got := s.Conditional(md, Claims{Signed: tc.claims}); got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", name, got, tc.want)
+		}
+	}
+	if got := s.Conditional("A\n{% if broken ( %}\nB\n", Claims{}); got != "A\n" {
+		t.Errorf("an unclosed, broken condition: %q", got)
+	}
+}

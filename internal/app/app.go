@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"docsd/internal/account"
@@ -121,7 +122,7 @@ func (a *App) Listen() error {
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
 		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
 		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
-			Content: a.Content, Blobs: a.Blobs, Log: a.Log},
+			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://")},
 	}
 	if a.DB.Engine == store.SQLite {
 		deps.Generation = a.DB.Generation

@@ -21,14 +21,15 @@ func TestSitesServeVisibilityPublishingAndDeletedSpaces(t *testing.T) {
 	rd := newReader(t, e)
 
 	public := rd.get(base).expect(t, 200)
-	if strings.Contains(public.Body, "noindex") {
+	if strings.Contains(public.Body, "noindex") || public.Header.Get("X-Robots-Tag") != "" {
 		t.Fatalf("a public site's page asks not to be indexed")
 	}
 	if !strings.Contains(public.Header.Get("Cache-Control"), "public") {
 		t.Fatalf("public Cache-Control %q", public.Header.Get("Cache-Control"))
 	}
 	f.update(func(st *site.Site) { st.Visibility = site.Unlisted })
-	if p := rd.get(base).expect(t, 200); !strings.Contains(p.Body, `<meta name="robots" content="noindex, nofollow">`) {
+	if p := rd.get(base).expect(t, 200); !strings.Contains(p.Body, `<meta name="robots" content="noindex, nofollow">`) ||
+		p.Header.Get("X-Robots-Tag") != "noindex" {
 		t.Fatalf("an unlisted site's page is indexable")
 	}
 

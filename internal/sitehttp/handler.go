@@ -29,6 +29,9 @@ type Handler struct {
 	Log     *slog.Logger
 	// Search finds pages for the search box; nil searches page titles and descriptions.
 	Search Searcher
+	// SecureCookies marks the cookies that remember share keys and visitor tokens Secure even
+	// on plain-HTTP requests: the server is reached over HTTPS through a proxy.
+	SecureCookies bool
 }
 
 // ServeHTTP serves the site named by the request's {organizationId} and {basename} path

@@ -51,12 +51,12 @@ func (h *Handler) admitFromQuery(w http.ResponseWriter, r *http.Request, site si
 	}
 	expires := h.Sites.Now().Add(rememberFor)
 	if key != "" {
-		setCookie(w, r, base, shareKeyCookie, key, expires)
+		h.setCookie(w, r, base, shareKeyCookie, key, expires)
 	}
 	// On a site without visitor auth a token only adds claims: one that does not verify is
 	// dropped rather than remembered.
 	if token != "" && (site.Visibility == sitepub.VisitorAuth || h.Sites.SignedClaims(r.Context(), site, token) != nil) {
-		setCookie(w, r, base, tokenCookie, token, expires)
+		h.setCookie(w, r, base, tokenCookie, token, expires)
 	}
 	q.Del(shareKeyQuery)
 	q.Del(tokenQuery)
@@ -74,9 +74,9 @@ func cookieValue(r *http.Request, name string) string {
 	return c.Value
 }
 
-func setCookie(w http.ResponseWriter, r *http.Request, path, name, value string, expires time.Time) {
+func (h *Handler) setCookie(w http.ResponseWriter, r *http.Request, path, name, value string, expires time.Time) {
 	http.SetCookie(w, &http.Cookie{Name: name, Value: value, Path: path, Expires: expires,
-		HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode})
+		HttpOnly: true, Secure: r.TLS != nil || h.SecureCookies, SameSite: http.SameSiteLaxMode})
 }
 
 // clearCookie drops a refused credential, so the next visit does not present it again.

@@ -24,9 +24,12 @@ func securityHeaders(h http.Header) {
 // writePage answers a rendered page, or 304 when the reader's copy is current. The ETag is a
 // hash of exactly what would be sent, so it changes with the content, the navigation, the
 // customization and whatever the reader's claims show them.
-func writePage(w http.ResponseWriter, r *http.Request, body []byte, styleHash string, private bool) {
+func writePage(w http.ResponseWriter, r *http.Request, body []byte, styleHash string, private, noIndex bool) {
 	h := w.Header()
 	securityHeaders(h)
+	if noIndex {
+		h.Set("X-Robots-Tag", "noindex")
+	}
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src '"+styleHash+"'; img-src 'self' https: data:; "+
 		"form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 	sum := sha256.Sum256(body)

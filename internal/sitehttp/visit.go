@@ -234,7 +234,7 @@ func (v *visit) write(w http.ResponseWriter, r *http.Request, p sitehtml.Page) e
 		return err
 	}
 	private := v.site.Visibility == sitepub.ShareLink || v.site.Visibility == sitepub.VisitorAuth
-	writePage(w, r, out.HTML, out.StyleHash, private)
+	writePage(w, r, out.HTML, out.StyleHash, private, p.NoIndex)
 	return nil
 }
 
@@ -264,6 +264,9 @@ func (v *visit) file(w http.ResponseWriter, r *http.Request, rest string) error 
 	// A file is served as its owner uploaded it; the sandbox keeps an SVG or an HTML file
 	// from running anything on the site's origin.
 	hd.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+	if v.adm.NoIndex {
+		hd.Set("X-Robots-Tag", "noindex")
+	}
 	if v.site.Visibility == sitepub.ShareLink || v.site.Visibility == sitepub.VisitorAuth {
 		hd.Set("Cache-Control", "private, no-cache")
 	} else {

@@ -150,7 +150,7 @@ func TestSitesServeSearchAndCustomization(t *testing.T) {
 	})
 	f.siteSpace("", sp, "guide", true, nil)
 	never := "false"
-	f.siteSpace("", hiddenSp, "internal", false, &never)
+	hiddenSS := f.siteSpace("", hiddenSp, "internal", false, &never)
 	base := f.path("")
 	rd := newReader(t, e)
 
@@ -167,6 +167,10 @@ func TestSitesServeSearchAndCustomization(t *testing.T) {
 	if got := titles(rd.get(base + "?visitor.staff=true").links("Links")); len(got) != 2 {
 		t.Fatalf("header links for staff %v", got)
 	}
+
+	// Files of a site space the reader does not see are not served either.
+	rd.get(base+"~files/"+hiddenSS+"/logo").expect(t, 404)
+	rd.get(base+"internal/install").expect(t, 404)
 
 	res := rd.get(base+"~search?q=linux").expect(t, 200)
 	if got := titles(resultsOf(res)); len(got) != 1 || got[0] != "Linux Nu" {

@@ -64,6 +64,8 @@ func TestSitesServeNavigationOfSectionsGroupsAndSiteSpaces(t *testing.T) {
 	ref := f.group("", "Reference")
 	apiSec := f.section(ref, "API", "api", false, nil)
 	f.siteSpace(apiSec, api, "api", true, nil)
+	archive := f.group(ref, "Archive") // a group in a group
+	f.siteSpace(f.section(archive, "Legacy", "legacy", false, nil), v1, "old", true, nil)
 	rd := newReader(t, e)
 	base := f.path("")
 
@@ -71,11 +73,12 @@ func TestSitesServeNavigationOfSectionsGroupsAndSiteSpaces(t *testing.T) {
 	if got := home.heading(); got != "Alpha home" {
 		t.Fatalf("home heading %q, want Alpha home", got)
 	}
-	if got := titles(home.links("Sections")); !slices.Equal(got, []string{"Guides", "API"}) {
-		t.Fatalf("sections %v, want [Guides API]", got)
+	if got := titles(home.links("Sections")); !slices.Equal(got, []string{"Guides", "API", "Legacy"}) {
+		t.Fatalf("sections %v, want [Guides API Legacy]", got)
 	}
-	if !strings.Contains(home.Body, `<span>Reference</span>`) {
-		t.Fatalf("the group title is not in the section navigation")
+	if !strings.Contains(home.Body, `<li class="group"><span>Reference</span><ul><li><a href="`+base+`api/">API</a></li>`+
+		`<li class="group"><span>Archive</span><ul><li><a href="`+base+`legacy/">Legacy</a></li></ul></li></ul></li>`) {
+		t.Fatalf("the groups do not nest in the section navigation: %.3000s", home.Body)
 	}
 	if got := hrefOf(t, home.links("Sections"), "API"); got != base+"api/" {
 		t.Fatalf("API section links to %s", got)
@@ -123,6 +126,9 @@ func TestSitesServeNavigationOfSectionsGroupsAndSiteSpaces(t *testing.T) {
 	apiHome := rd.get(base+"api/").expect(t, 200)
 	if apiHome.heading() != "Gamma home" || hrefOf(t, apiHome.links("Pages"), "Linux Gamma") != base+"api/install/linux" {
 		t.Fatalf("api section %q %v", apiHome.heading(), apiHome.links("Pages"))
+	}
+	if got := rd.get(base+"legacy/install").expect(t, 200).heading(); got != "Install Beta" {
+		t.Fatalf("the section in the nested group shows %q", got)
 	}
 	if len(apiHome.links("Versions")) != 0 {
 		t.Fatalf("a section with one site space shows variants")

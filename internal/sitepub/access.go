@@ -2,8 +2,10 @@ package sitepub
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"time"
 
 	"docsd/internal/apperr"
@@ -16,11 +18,36 @@ type Service struct {
 	src   Source
 	clock clock.Clock
 	eval  *Evaluator
+
+	mu      sync.Mutex
+	schemas map[string]*ClaimSchema // compiled adaptive schemas, by their text
 }
 
 // NewService returns the published-site service over src.
 func NewService(src Source, c clock.Clock) *Service {
-	return &Service{src: src, clock: c, eval: NewEvaluator()}
+	return &Service{src: src, clock: c, eval: NewEvaluator(), schemas: map[string]*ClaimSchema{}}
+}
+
+// maxCachedSchemas bounds the compiled adaptive schemas kept; one per site is plenty.
+const maxCachedSchemas = 1024
+
+// claimSchema compiles a site's adaptive schema once per version of its text.
+func (s *Service) claimSchema(schema json.RawMessage) *ClaimSchema {
+	key := string(schema)
+	s.mu.Lock()
+	cs, ok := s.schemas[key]
+	s.mu.Unlock()
+	if ok {
+		return cs
+	}
+	cs = CompileClaimSchema(schema)
+	s.mu.Lock()
+	if len(s.schemas) >= maxCachedSchemas {
+		clear(s.schemas)
+	}
+	s.schemas[key] = cs
+	s.mu.Unlock()
+	return cs
 }
 
 // Site returns the published site of an organization with a basename; an unpublished or
@@ -104,7 +131,7 @@ func (s *Service) Admit(ctx context.Context, site Site, reader Reader) (Admissio
 	default:
 		return adm, &Refusal{Reason: errors.New("unknown visibility " + string(site.Visibility))}
 	}
-	adm.Claims.Unsigned = UnsignedClaims(site.AdaptiveSchema, reader.UnsignedCookie, reader.Query)
+	adm.Claims.Unsigned = s.claimSchema(site.AdaptiveSchema).Unsigned(reader.UnsignedCookie, reader.Query)
 	return adm, nil
 }
 

@@ -1,8 +1,13 @@
 package sitepub
 
 import (
+	"bytes"
 	"encoding/json"
+	"net/url"
+	"strconv"
 	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Claims are what a reader says about themselves: signed claims come from a verified visitor
@@ -31,40 +36,22 @@ func (c Claims) env() map[string]any {
 // UnsignedQueryPrefix starts the query parameters that carry unsigned claims.
 const UnsignedQueryPrefix = "visitor."
 
-// UnsignedClaims keeps, of the raw values a reader sent (from the cookie's JSON object, then
-// overridden by the query's visitor.<name> parameters), those the schema declares under
-// properties.unsigned.properties with a matching type. Undeclared or mistyped values are
-// dropped: a reader can only set what the site chose to let them set.
-func UnsignedClaims(schema json.RawMessage, cookie string, query map[string][]string) map[string]any {
-	declared := unsignedProperties(schema)
-	out := map[string]any{}
-	if len(declared) == 0 {
-		return out
-	}
-	if cookie != "" && len(cookie) <= 4096 {
-		var raw map[string]any
-		if json.Unmarshal([]byte(cookie), &raw) == nil {
-			for name, v := range raw {
-				if typed, ok := coerce(declared[name], v); ok {
-					out[name] = typed
-				}
-			}
-		}
-	}
-	for key, values := range query {
-		name, ok := strings.CutPrefix(key, UnsignedQueryPrefix)
-		if !ok || len(values) == 0 {
-			continue
-		}
-		if typed, ok := coerce(declared[name], values[0]); ok {
-			out[name] = typed
-		}
-	}
-	return out
+// ClaimSchema checks unsigned claims against a site's adaptive schema: each claim must be
+// declared under properties.unsigned.properties and valid against its declaration (type,
+// enum, pattern, ...), checked by a JSON Schema (draft-07) validator.
+type ClaimSchema struct {
+	claims map[string]claimSchema
 }
 
-// unsignedProperties maps each declared unsigned claim to its JSON Schema type.
-func unsignedProperties(schema json.RawMessage) map[string]string {
+type claimSchema struct {
+	typ    string // the declared JSON type, to read query strings as booleans or numbers
+	schema *jsonschema.Schema
+}
+
+// CompileClaimSchema compiles the unsigned claims a site's adaptive schema declares. A
+// missing or unreadable schema declares none.
+func CompileClaimSchema(schema json.RawMessage) *ClaimSchema {
+	cs := &ClaimSchema{claims: map[string]claimSchema{}}
 	var s struct {
 		Properties struct {
 			Unsigned struct {
@@ -74,36 +61,87 @@ func unsignedProperties(schema json.RawMessage) map[string]string {
 			} `json:"unsigned"`
 		} `json:"properties"`
 	}
-	if len(schema) == 0 || json.Unmarshal(schema, &s) != nil {
-		return nil
+	if len(schema) == 0 || json.Unmarshal(schema, &s) != nil || len(s.Properties.Unsigned.Properties) == 0 {
+		return cs
 	}
-	out := map[string]string{}
-	for name, p := range s.Properties.Unsigned.Properties {
-		out[name] = p.Type
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return cs
+	}
+	const name = "docsd:adaptive-schema.json"
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft7)
+	if c.AddResource(name, doc) != nil {
+		return cs
+	}
+	for claim, p := range s.Properties.Unsigned.Properties {
+		sch, err := c.Compile(name + "#/properties/unsigned/properties/" + pointerEscape(claim))
+		if err == nil {
+			cs.claims[claim] = claimSchema{typ: p.Type, schema: sch}
+		}
+	}
+	return cs
+}
+
+// pointerEscape escapes a property name for a JSON pointer, then for a URL fragment.
+func pointerEscape(s string) string {
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+	return url.PathEscape(s)
+}
+
+// Unsigned keeps, of the raw values a reader sent (the cookie's JSON object, then the
+// query's visitor.<name> parameters, which win), those valid against their declaration.
+// Undeclared or invalid values are dropped: a reader sets only what the site lets them set.
+func (cs *ClaimSchema) Unsigned(cookie string, query map[string][]string) map[string]any {
+	out := map[string]any{}
+	if len(cs.claims) == 0 {
+		return out
+	}
+	if cookie != "" && len(cookie) <= 4096 {
+		var raw map[string]any
+		if json.Unmarshal([]byte(cookie), &raw) == nil {
+			for name, v := range raw {
+				if cs.valid(name, v) {
+					out[name] = v
+				}
+			}
+		}
+	}
+	for key, values := range query {
+		name, ok := strings.CutPrefix(key, UnsignedQueryPrefix)
+		if !ok || len(values) == 0 {
+			continue
+		}
+		if v, ok := fromQuery(cs.claims[name].typ, values[0]); ok && cs.valid(name, v) {
+			out[name] = v
+		}
 	}
 	return out
 }
 
-// coerce checks v against a declared type; query values arrive as strings.
-func coerce(typ string, v any) (any, bool) {
+func (cs *ClaimSchema) valid(name string, v any) bool {
+	c, ok := cs.claims[name]
+	if !ok {
+		return false
+	}
+	if f, isFloat := v.(float64); isFloat {
+		// The validator reads numbers as json.Number, as its own decoder makes them.
+		v = json.Number(strconv.FormatFloat(f, 'g', -1, 64))
+	}
+	return c.schema.Validate(v) == nil
+}
+
+// fromQuery reads a query string as the declared type.
+func fromQuery(typ, s string) (any, bool) {
 	switch typ {
 	case "boolean":
-		switch x := v.(type) {
-		case bool:
-			return x, true
-		case string:
-			if x == "true" || x == "false" {
-				return x == "true", true
-			}
+		if s == "true" || s == "false" {
+			return s == "true", true
 		}
-	case "string":
-		if s, ok := v.(string); ok && len(s) <= 256 {
-			return s, true
-		}
-	case "number":
-		if f, ok := v.(float64); ok {
-			return f, true
-		}
+		return nil, false
+	case "number", "integer":
+		f, err := strconv.ParseFloat(s, 64)
+		return f, err == nil
 	}
-	return nil, false
+	return s, len(s) <= 256
 }

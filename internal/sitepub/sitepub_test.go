@@ -9,19 +9,22 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 )
 
-func TestUnsignedClaimsKeepOnlyWhatTheSchemaDeclares(t *testing.T) {
+func TestUnsignedClaimsKeepOnlyWhatTheSchemaAdmits(t *testing.T) {
 	schema := json.RawMessage(`{"type":"object","properties":{"plan":{"type":"string"},"unsigned":{"type":"object",
-		"properties":{"beta":{"type":"boolean"},"lang":{"type":"string"}}}}}`)
-	got := UnsignedClaims(schema, `{"beta":"yes","lang":"fr","plan":"pro"}`,
-		map[string][]string{"visitor.beta": {"true"}, "visitor.plan": {"pro"}, "visitor.other": {"1"}, "beta": {"false"}})
-	want := map[string]any{"beta": true, "lang": "fr"}
-	if len(got) != len(want) || got["beta"] != true || got["lang"] != "fr" {
-		t.Fatalf("claims %v, want %v", got, want)
+		"properties":{"beta":{"type":"boolean"},"lang":{"type":"string","enum":["en","fr"]},"seats":{"type":"number","maximum":100}}}}}`)
+	cs := CompileClaimSchema(schema)
+	got := cs.Unsigned(`{"beta":"yes","lang":"fr","plan":"pro","seats":500}`,
+		map[string][]string{"visitor.beta": {"true"}, "visitor.plan": {"pro"}, "visitor.other": {"1"}, "beta": {"false"}, "visitor.seats": {"12"}})
+	if len(got) != 3 || got["beta"] != true || got["lang"] != "fr" || got["seats"] != 12.0 {
+		t.Fatalf("claims %v, want beta, lang and seats", got)
 	}
-	if got := UnsignedClaims(nil, `{"beta":true}`, map[string][]string{"visitor.beta": {"true"}}); len(got) != 0 {
+	if got := cs.Unsigned(`{"lang":"de","seats":5}`, nil); len(got) != 1 || got["seats"] != 5.0 {
+		t.Fatalf("a value outside the enum passes: %v", got)
+	}
+	if got := CompileClaimSchema(nil).Unsigned(`{"beta":true}`, map[string][]string{"visitor.beta": {"true"}}); len(got) != 0 {
 		t.Fatalf("without a schema: %v", got)
 	}
-	if got := UnsignedClaims(schema, "not json", map[string][]string{"visitor.beta": {"maybe"}}); len(got) != 0 {
+	if got := cs.Unsigned("not json", map[string][]string{"visitor.beta": {"maybe"}, "visitor.seats": {"x"}}); len(got) != 0 {
 		t.Fatalf("bad values: %v", got)
 	}
 }

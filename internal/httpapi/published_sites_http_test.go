@@ -161,6 +161,9 @@ func TestSitesServeSearchAndCustomization(t *testing.T) {
 			t.Fatalf("the page lacks %s", want)
 		}
 	}
+	if got := home.links("Pagination"); len(got) != 0 {
+		t.Fatalf("pagination shows though the customization leaves it off: %v", got)
+	}
 	if got := titles(home.links("Links")); len(got) != 1 || got[0] != "Status" {
 		t.Fatalf("header links %v", got)
 	}

@@ -114,8 +114,15 @@ func TestSitesServeNavigationOfSectionsGroupsAndSiteSpaces(t *testing.T) {
 		t.Fatalf("file answer %q %v", file.Body, file.Header)
 	}
 
+	// Pagination follows the page tree's reading order, hidden pages left out.
+	if got := home.links("Pagination"); !slices.Equal(got, []link{{"Install Alpha →", base + "install"}}) {
+		t.Fatalf("home pagination %v", got)
+	}
 	// A nested page, and a link back from it.
 	linux := rd.get(base+"install/linux").expect(t, 200)
+	if got := linux.links("Pagination"); !slices.Equal(got, []link{{"← Install Alpha", base + "install"}}) {
+		t.Fatalf("last page's pagination %v", got)
+	}
 	if linux.heading() != "Linux Alpha" || hrefOf(t, linux.links(""), "back home") != base+"home" {
 		t.Fatalf("nested page %q links %v", linux.heading(), linux.links(""))
 	}

@@ -36,6 +36,9 @@ type Page struct {
 	Description string
 	Body        template.HTML // sanitized content HTML
 
+	// Previous and Next are the neighbouring pages in reading order, when pagination is on.
+	Previous, Next *Link
+
 	SearchURL   string
 	SearchQuery string
 	Results     []Result // for the search page

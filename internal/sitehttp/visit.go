@@ -74,6 +74,9 @@ func (v *visit) page(w http.ResponseWriter, r *http.Request, rest string) error 
 	})
 	p := v.frame(loc)
 	p.Tree = v.tree(snap, prefix, page.ID)
+	if c := v.customization(loc); c.Pagination {
+		p.Previous, p.Next = neighbours(p.Tree, prefix+snap.Paths[page.ID])
+	}
 	p.Title, p.Description, p.Body = page.Title, page.Description, body
 	// A hidden page stays readable at its address, but out of search engines as it is out of
 	// the navigation.
@@ -118,10 +121,7 @@ func firstDocument(snap *content.Snapshot, groupID string) (contenttree.Page, bo
 // frame is the part of a page every answer of the site shares: header, sections, variants,
 // footer.
 func (v *visit) frame(loc sitepub.Location) sitehtml.Page {
-	c := v.site.Customization
-	if loc.SiteSpace.Customization != nil {
-		c = *loc.SiteSpace.Customization
-	}
+	c := v.customization(loc)
 	title := v.site.Title
 	if c.Title != "" {
 		title = c.Title
@@ -158,6 +158,43 @@ func (v *visit) frame(loc sitepub.Location) sitehtml.Page {
 		}
 	}
 	return p
+}
+
+// customization is the site's, or the site space's when it overrides the site's.
+func (v *visit) customization(loc sitepub.Location) sitepub.Customization {
+	if loc.SiteSpace.Customization != nil {
+		return *loc.SiteSpace.Customization
+	}
+	return v.site.Customization
+}
+
+// neighbours finds the pages before and after the one at url in the tree's reading order
+// (depth first, pages with an address of the site only).
+func neighbours(tree []sitehtml.NavItem, url string) (prev, next *sitehtml.Link) {
+	var order []sitehtml.Link
+	var walk func([]sitehtml.NavItem)
+	walk = func(items []sitehtml.NavItem) {
+		for _, it := range items {
+			if it.URL != "" && strings.HasPrefix(it.URL, "/") {
+				order = append(order, sitehtml.Link{Title: it.Title, URL: it.URL})
+			}
+			walk(it.Children)
+		}
+	}
+	walk(tree)
+	for i, l := range order {
+		if l.URL != url {
+			continue
+		}
+		if i > 0 {
+			prev = &order[i-1]
+		}
+		if i+1 < len(order) {
+			next = &order[i+1]
+		}
+		break
+	}
+	return prev, next
 }
 
 func (v *visit) sectionItems(nodes []sitepub.Node, current *sitepub.Section) []sitehtml.NavItem {

@@ -46,6 +46,8 @@ type Customization struct {
 	// Announcement is a banner message over every page; "" when none is enabled.
 	Announcement     string
 	AnnouncementLink Link
+	// Pagination shows links to the previous and next pages under each page.
+	Pagination bool
 }
 
 // Link is a header or footer link; a header link with a condition shows only to readers for

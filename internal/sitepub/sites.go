@@ -42,7 +42,8 @@ func (a Sites) convert(st site.Site) (Site, error) {
 
 // customization keeps what a page shows; links to content other than URLs are left out.
 func customization(c site.Customization) Customization {
-	out := Customization{Title: c.Title, PrimaryColor: c.Styling.PrimaryColor.Light, Copyright: c.Footer.Copyright}
+	out := Customization{Title: c.Title, PrimaryColor: c.Styling.PrimaryColor.Light, Copyright: c.Footer.Copyright,
+		Pagination: c.Pagination.Enabled}
 	if c.Styling.Tint != nil {
 		out.TintColor = c.Styling.Tint.Color.Light
 	}

@@ -251,11 +251,11 @@ func (s *Server) getPublishedSite(w http.ResponseWriter, r *http.Request, c auth
 		Customizations: wire.PublishedCustomization{Site: siteDoc.Raw, SiteSpaces: map[string]json.RawMessage{}},
 		Scripts:        []any{}}
 	for _, ss := range sc.tree.SiteSpaces {
-		cz, err := s.Sites.SiteSpaceCustomization(v.Site, ss)
+		raw, err := site.EffectiveCustomization(v.Site, ss)
 		if err != nil {
 			return err
 		}
-		out.Customizations.SiteSpaces[ss.ID] = cz.Raw
+		out.Customizations.SiteSpaces[ss.ID] = raw
 	}
 	return ok(w, out)
 }

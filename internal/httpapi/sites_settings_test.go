@@ -177,6 +177,7 @@ func TestSiteCustomization(t *testing.T) {
 	bad(func(m map[string]any) { m["styling"].(map[string]any)["theme"] = "neon" }, "styling.theme")
 	bad(func(m map[string]any) { delete(m, "styling") }, "customization")
 	bad(func(m map[string]any) { m["title"] = "x" }, "title")
+	bad(func(m map[string]any) { m["colour"] = "red" }, "colour")
 	bad(func(m map[string]any) {
 		m["footer"] = map[string]any{"groups": []any{}, "copyright": strings.Repeat("c", 301)}
 	}, "footer.copyright")

@@ -37,6 +37,11 @@ func TestSiteSpaces(t *testing.T) {
 	if all := e.WalkList(e.Admin, path+"/site-spaces", 1); len(all) != 3 {
 		t.Errorf("walk: %d", len(all))
 	}
+	if r := e.Get(e.Admin, path+"/site-spaces?limit=0").Expect(200); r.Num("count") != 3 || len(r.Items()) != 0 || r.Has("next") {
+		t.Errorf("limit=0: %s", r.Body)
+	}
+	e.Get(e.Admin, path+"/site-spaces?limit=1001").Expect(400).ExpectMessage("limit")
+	e.Get(e.Admin, path+"/sections?page=forged").Expect(400).ExpectMessage("page")
 	// Patch path, condition, spaceId.
 	ssPath := path + "/site-spaces/" + second
 	r = e.Patch(e.Admin, ssPath, map[string]any{"path": "reference", "condition": "visitor.claims.beta"}).Expect(200)
@@ -195,6 +200,11 @@ func TestSiteSectionsAndGroups(t *testing.T) {
 	e.Post(e.Admin, path+"/section-groups", map[string]any{"title": "T", "parent": "nope"}).Expect(400).ExpectMessage("parent")
 	e.Post(e.Admin, path+"/section-groups", map[string]any{"title": "T", "icon": strings.Repeat("i", 51)}).Expect(400).ExpectMessage("icon", "50")
 	e.Post(e.Admin, path+"/section-groups", map[string]any{"title": "T", "sections": []string{"nope"}}).Expect(400).ExpectMessage("sections.0")
+	// A refused group moves nothing: the valid section listed before the bad one stays put.
+	e.Post(e.Admin, path+"/section-groups", map[string]any{"title": "T", "sections": []string{guides, "nope"}}).Expect(400).ExpectMessage("sections.1")
+	if r := e.Get(e.Admin, path+"/structure").Expect(200); r.Str("structure.0.id") != guides || r.Has("structure.0.sectionGroup") {
+		t.Errorf("a refused group moved a section: %s", r.Body)
+	}
 	e.Post(e.Admin, path+"/section-groups/"+advanced+"/sections", map[string]any{"sectionId": "nope"}).Expect(400).ExpectMessage("sectionId")
 	e.Post(e.Admin, path+"/section-groups/nope/sections", map[string]any{"sectionId": sdkSec}).Expect(404)
 	if n := len(e.Get(e.Admin, path+"/section-groups").Items()); n != 2 {

@@ -3,6 +3,7 @@ package site
 import (
 	"context"
 	"errors"
+	"time"
 
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
@@ -47,16 +48,18 @@ func loadSite(ctx context.Context, tx Tx, orgID, id string) (Site, error) {
 	return st, err
 }
 
-// write runs fn in a write transaction on a site the caller administers.
-func (s *Service) write(ctx context.Context, c auth.Caller, orgID, siteID string, fn func(tx Tx, st Site) error) error {
+// write runs fn in a write transaction on a site the caller administers, with the time the
+// transaction reads once.
+func (s *Service) write(ctx context.Context, c auth.Caller, orgID, siteID string, fn func(tx Tx, st Site, now time.Time) error) error {
 	if _, err := s.orgAccess(ctx, c, orgID, true); err != nil {
 		return err
 	}
-	return s.store.Write(ctx, s.clock.Now(), func(tx Tx) error {
+	now := s.clock.Now()
+	return s.store.Write(ctx, now, func(tx Tx) error {
 		st, err := loadSite(ctx, tx, orgID, siteID)
 		if err != nil {
 			return err
 		}
-		return fn(tx, st)
+		return fn(tx, st, now)
 	})
 }

@@ -57,8 +57,7 @@ func (s *Service) PutAdaptiveSchema(ctx context.Context, c auth.Caller, orgID, s
 		return AdaptiveSchema{}, apperr.Invalidf("jsonSchema: %v", err)
 	}
 	var out AdaptiveSchema
-	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error {
-		now := s.clock.Now()
+	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error {
 		st.AdaptiveSchema = json.RawMessage(strings.TrimSpace(compact.String()))
 		st.AdaptiveSchemaAt, st.UpdatedAt = &now, now
 		out = AdaptiveSchema{JSONSchema: st.AdaptiveSchema, UpdatedAt: now}

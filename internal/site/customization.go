@@ -8,7 +8,9 @@ import (
 
 // customizationSchema is the shape of a site's customization, as the public specification
 // defines SiteCustomizationSettings, rewritten as a JSON Schema draft-07 document (OpenAPI's
-// `nullable` as a null type, references under `definitions`, descriptions left out).
+// `nullable` as a null type, references under `definitions`, descriptions left out), with
+// one change: the top level is closed (additionalProperties false), so a misspelt or unknown
+// setting is refused rather than stored where nothing reads it.
 //
 //go:embed customization.schema.json
 var customizationSchemaDoc []byte

@@ -3,6 +3,7 @@ package site
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
@@ -27,8 +28,8 @@ func (s *Service) PutCustomization(ctx context.Context, c auth.Caller, orgID, si
 	if err != nil {
 		return nil, apperr.Invalidf("customization: %v", err)
 	}
-	err = s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error {
-		st.Customization, st.UpdatedAt = doc, s.clock.Now()
+	err = s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error {
+		st.Customization, st.UpdatedAt = doc, now
 		return tx.UpdateSite(ctx, st)
 	})
 	return doc, err
@@ -73,7 +74,7 @@ func (s *Service) OverrideSiteSpaceCustomization(ctx context.Context, c auth.Cal
 		return SiteSpaceCustomizationView{}, apperr.Invalidf("request body: must be an object of customization settings")
 	}
 	var out SiteSpaceCustomizationView
-	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error {
+	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error {
 		tr, err := tx.Tree(ctx, st.ID)
 		if err != nil {
 			return err
@@ -112,7 +113,7 @@ func (s *Service) OverrideSiteSpaceCustomization(ctx context.Context, c auth.Cal
 
 // DeleteSiteSpaceCustomization drops a site space's overrides; it then follows the site's.
 func (s *Service) DeleteSiteSpaceCustomization(ctx context.Context, c auth.Caller, orgID, siteID, id string) error {
-	return s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error {
+	return s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error {
 		tr, err := tx.Tree(ctx, st.ID)
 		if err != nil {
 			return err

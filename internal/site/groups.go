@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"time"
 
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
@@ -32,7 +33,7 @@ func (s *Service) AddGroup(ctx context.Context, c auth.Caller, orgID, siteID str
 		return SectionGroup{}, err
 	}
 	var out SectionGroup
-	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error {
+	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error {
 		tr, err := tx.Tree(ctx, st.ID)
 		if err != nil {
 			return err
@@ -48,7 +49,7 @@ func (s *Service) AddGroup(ctx context.Context, c auth.Caller, orgID, siteID str
 			parent = *n.Parent
 		}
 		g := SectionGroup{ID: ids.New(), SiteID: st.ID, ParentID: parent, Position: tr.end(KindGroup, parent),
-			Title: *n.Title, Icon: n.Icon.Value, CreatedAt: s.clock.Now()}
+			Title: *n.Title, Icon: n.Icon.Value, CreatedAt: now}
 		if err := tx.InsertGroup(ctx, g); err != nil {
 			return err
 		}
@@ -87,7 +88,7 @@ func (s *Service) PatchGroup(ctx context.Context, c auth.Caller, orgID, siteID, 
 		return SectionGroup{}, err
 	}
 	var out SectionGroup
-	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error {
+	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error {
 		tr, err := tx.Tree(ctx, st.ID)
 		if err != nil {
 			return err
@@ -112,7 +113,7 @@ func (s *Service) PatchGroup(ctx context.Context, c auth.Caller, orgID, siteID, 
 // the group was, in order, so deleting a group never deletes content. Absent groups are
 // removed already.
 func (s *Service) DeleteGroup(ctx context.Context, c auth.Caller, orgID, siteID, id string) error {
-	return s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error {
+	return s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error {
 		tr, err := tx.Tree(ctx, st.ID)
 		if err != nil {
 			return err
@@ -158,7 +159,7 @@ func (s *Service) AddSectionToGroup(ctx context.Context, c auth.Caller, orgID, s
 	}
 	var g SectionGroup
 	var out Tree
-	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error {
+	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error {
 		tr, err := tx.Tree(ctx, st.ID)
 		if err != nil {
 			return err
@@ -186,7 +187,7 @@ func (s *Service) AddSectionToGroup(ctx context.Context, c auth.Caller, orgID, s
 // RemoveSectionFromGroup moves a section out of a group, right after the group in the
 // group's own container. A section that is not in the group is left alone.
 func (s *Service) RemoveSectionFromGroup(ctx context.Context, c auth.Caller, orgID, siteID, groupID, sectionID string) error {
-	return s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error {
+	return s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error {
 		tr, err := tx.Tree(ctx, st.ID)
 		if err != nil {
 			return err

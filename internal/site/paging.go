@@ -14,6 +14,9 @@ func PageOf[T any](items []T, key func(T) string, req paging.Request) paging.Res
 	sorted := slices.Clone(items)
 	slices.SortFunc(sorted, func(a, b T) int { return cmp.Compare(key(a), key(b)) })
 	res := paging.Result[T]{Count: len(sorted), Items: []T{}}
+	if req.Limit == 0 { // the count alone, as for lists paged in the database
+		return res
+	}
 	after := ""
 	if len(req.After) == 1 {
 		after, _ = req.After[0].(string)

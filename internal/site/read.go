@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 
 	"docsd/internal/apperr"
@@ -58,6 +59,12 @@ func (s *Service) SiteSpaceCustomization(st Site, ss SiteSpace) (Customization, 
 		return Customization{}, err
 	}
 	return decodeCustomization(raw)
+}
+
+// EffectiveCustomization is a site space's effective customization as a JSON document (the
+// site's, with the site space's overrides merged in), without decoding it.
+func EffectiveCustomization(st Site, ss SiteSpace) (json.RawMessage, error) {
+	return effectiveSiteSpace(st, ss)
 }
 
 func siteNotFound(err error, format string, args ...any) error {

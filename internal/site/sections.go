@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"time"
 
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
@@ -33,13 +34,10 @@ func (s *Service) AddSection(ctx context.Context, c auth.Caller, orgID, siteID s
 		return Section{}, err
 	}
 	var out Section
-	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error {
-		sp, err := tx.Space(ctx, *n.SpaceID)
-		if err != nil || sp.OrganizationID != st.OrganizationID || sp.DeletedAt != nil {
-			if err != nil && err != ErrNotFound {
-				return err
-			}
-			return apperr.Invalidf("spaceId: no space %s in this organization", *n.SpaceID)
+	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error {
+		sp, err := liveSpace(ctx, tx, st, *n.SpaceID, "spaceId")
+		if err != nil {
+			return err
 		}
 		tr, err := tx.Tree(ctx, st.ID)
 		if err != nil {
@@ -53,7 +51,7 @@ func (s *Service) AddSection(ctx context.Context, c auth.Caller, orgID, siteID s
 			title = "Section " + title
 		}
 		sec := Section{ID: ids.New(), SiteID: st.ID, Position: tr.end(KindSection, ""), Title: title,
-			Path: freePath(slugify(title, "section"), tr.sectionPaths("")), Icon: n.Icon.Value, CreatedAt: s.clock.Now()}
+			Path: freePath(slugify(title, "section"), tr.sectionPaths("")), Icon: n.Icon.Value, CreatedAt: now}
 		if err := tx.InsertSection(ctx, sec); err != nil {
 			return err
 		}
@@ -65,7 +63,7 @@ func (s *Service) AddSection(ctx context.Context, c auth.Caller, orgID, siteID s
 				}
 			}
 		}
-		if _, err := s.addSiteSpace(ctx, tx, st, sp.ID, &sec.ID, "spaceId"); err != nil {
+		if _, err := s.addSiteSpace(ctx, tx, st, sp.ID, &sec.ID, "spaceId", now); err != nil {
 			return err
 		}
 		out, err = reloadSection(ctx, tx, st.ID, sec.ID)
@@ -128,7 +126,7 @@ func (s *Service) PatchSection(ctx context.Context, c auth.Caller, orgID, siteID
 		return Section{}, err
 	}
 	var out Section
-	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error {
+	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error {
 		tr, err := tx.Tree(ctx, st.ID)
 		if err != nil {
 			return err
@@ -172,7 +170,7 @@ func (s *Service) PatchSection(ctx context.Context, c auth.Caller, orgID, siteID
 // DeleteSection removes a section and its site spaces; absent sections are removed already.
 // When it was the default, the next section takes the role.
 func (s *Service) DeleteSection(ctx context.Context, c auth.Caller, orgID, siteID, id string) error {
-	return s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error {
+	return s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error {
 		tr, err := tx.Tree(ctx, st.ID)
 		if err != nil {
 			return err

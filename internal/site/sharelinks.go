@@ -3,6 +3,7 @@ package site
 import (
 	"context"
 	"errors"
+	"time"
 
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
@@ -21,9 +22,9 @@ func (s *Service) CreateShareLink(ctx context.Context, c auth.Caller, orgID, sit
 		return Site{}, ShareLink{}, err
 	}
 	var site Site
-	l := ShareLink{ID: ids.New(), SiteID: siteID, Name: *name, Key: ids.Secret(), Active: true, CreatedAt: s.clock.Now()}
-	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error {
-		site = st
+	l := ShareLink{ID: ids.New(), SiteID: siteID, Name: *name, Key: ids.Secret(), Active: true}
+	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error {
+		site, l.CreatedAt = st, now
 		return tx.InsertShareLink(ctx, l)
 	})
 	return site, l, err
@@ -58,7 +59,7 @@ func (s *Service) PatchShareLink(ctx context.Context, c auth.Caller, orgID, site
 	}
 	var site Site
 	var l ShareLink
-	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error {
+	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error {
 		site = st
 		var err error
 		l, err = tx.ShareLink(ctx, st.ID, id)
@@ -81,5 +82,5 @@ func (s *Service) PatchShareLink(ctx context.Context, c auth.Caller, orgID, site
 
 // DeleteShareLink removes a share link; absent ones are removed already.
 func (s *Service) DeleteShareLink(ctx context.Context, c auth.Caller, orgID, siteID, id string) error {
-	return s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error { return tx.DeleteShareLink(ctx, st.ID, id) })
+	return s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error { return tx.DeleteShareLink(ctx, st.ID, id) })
 }

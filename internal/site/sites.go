@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
@@ -77,7 +78,7 @@ func (s *Service) Create(ctx context.Context, c auth.Caller, orgID string, n New
 			return err
 		}
 		for i, spaceID := range n.Spaces {
-			if _, err := s.addSiteSpace(ctx, tx, st, spaceID, nil, "spaces."+strconv.Itoa(i)); err != nil {
+			if _, err := s.addSiteSpace(ctx, tx, st, spaceID, nil, "spaces."+strconv.Itoa(i), now); err != nil {
 				return err
 			}
 		}
@@ -202,7 +203,7 @@ func (s *Service) Patch(ctx context.Context, c auth.Caller, orgID, id string, u 
 		return View{}, err
 	}
 	var v View
-	err := s.write(ctx, c, orgID, id, func(tx Tx, st Site) error {
+	err := s.write(ctx, c, orgID, id, func(tx Tx, st Site, now time.Time) error {
 		if u.Title != nil {
 			st.Title = *u.Title
 		}
@@ -243,7 +244,7 @@ func (s *Service) Patch(ctx context.Context, c auth.Caller, orgID, id string, u 
 				}
 			}
 		}
-		st.UpdatedAt = s.clock.Now()
+		st.UpdatedAt = now
 		if err := tx.UpdateSite(ctx, st); err != nil {
 			if errors.Is(err, ErrTaken) {
 				return takenError(u)
@@ -273,7 +274,7 @@ func takenError(u Update) error {
 
 // Delete removes a site with everything in it. Absent sites are deleted already.
 func (s *Service) Delete(ctx context.Context, c auth.Caller, orgID, id string) error {
-	err := s.write(ctx, c, orgID, id, func(tx Tx, st Site) error { return tx.DeleteSite(ctx, st.ID) })
+	err := s.write(ctx, c, orgID, id, func(tx Tx, st Site, now time.Time) error { return tx.DeleteSite(ctx, st.ID) })
 	if apperr.Is(err, apperr.NotFound) {
 		if _, oerr := s.orgAccess(ctx, c, orgID, true); oerr != nil {
 			return oerr
@@ -286,8 +287,8 @@ func (s *Service) Delete(ctx context.Context, c auth.Caller, orgID, id string) e
 // SetPublished publishes or unpublishes a site.
 func (s *Service) SetPublished(ctx context.Context, c auth.Caller, orgID, id string, published bool) (View, error) {
 	var v View
-	err := s.write(ctx, c, orgID, id, func(tx Tx, st Site) error {
-		st.Published, st.UpdatedAt = published, s.clock.Now()
+	err := s.write(ctx, c, orgID, id, func(tx Tx, st Site, now time.Time) error {
+		st.Published, st.UpdatedAt = published, now
 		if err := tx.UpdateSite(ctx, st); err != nil {
 			return err
 		}

@@ -3,22 +3,21 @@ package site
 import (
 	"context"
 	"errors"
+	"time"
 
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
 	"docsd/internal/ids"
 	"docsd/internal/opt"
+	"docsd/internal/space"
 	"docsd/internal/validate"
 )
 
 // addSiteSpace publishes a space on a site: into section, or when section is nil into the
 // default section (the root for a site without sections), at the end, with a path made from
 // the space's title. field names the space id in errors.
-func (s *Service) addSiteSpace(ctx context.Context, tx Tx, st Site, spaceID string, section *string, field string) (SiteSpace, error) {
-	sp, err := tx.Space(ctx, spaceID)
-	if errors.Is(err, ErrNotFound) || (err == nil && (sp.OrganizationID != st.OrganizationID || sp.DeletedAt != nil)) {
-		return SiteSpace{}, apperr.Invalidf("%s: no space %s in this organization", field, spaceID)
-	}
+func (s *Service) addSiteSpace(ctx context.Context, tx Tx, st Site, spaceID string, section *string, field string, now time.Time) (SiteSpace, error) {
+	sp, err := liveSpace(ctx, tx, st, spaceID, field)
 	if err != nil {
 		return SiteSpace{}, err
 	}
@@ -42,7 +41,7 @@ func (s *Service) addSiteSpace(ctx context.Context, tx Tx, st Site, spaceID stri
 	}
 	ss := SiteSpace{ID: ids.New(), SiteID: st.ID, SectionID: container, SpaceID: sp.ID, Space: sp,
 		Position: tr.end(KindSiteSpace, container),
-		Path:     freePath(slugify(sp.Title, "space"), tr.siteSpacePaths(container, "")), CreatedAt: s.clock.Now()}
+		Path:     freePath(slugify(sp.Title, "space"), tr.siteSpacePaths(container, "")), CreatedAt: now}
 	if err := tx.InsertSiteSpace(ctx, ss); err != nil {
 		return SiteSpace{}, err
 	}
@@ -50,6 +49,16 @@ func (s *Service) addSiteSpace(ctx context.Context, tx Tx, st Site, spaceID stri
 		return SiteSpace{}, err
 	}
 	return reloadSiteSpace(ctx, tx, st.ID, ss.ID)
+}
+
+// liveSpace loads a space a site may publish: a live space of the site's organization; any
+// other id is a 400 naming field.
+func liveSpace(ctx context.Context, tx Tx, st Site, id, field string) (space.Space, error) {
+	sp, err := tx.Space(ctx, id)
+	if errors.Is(err, ErrNotFound) || (err == nil && (sp.OrganizationID != st.OrganizationID || sp.DeletedAt != nil)) {
+		return space.Space{}, apperr.Invalidf("%s: no space %s in this organization", field, id)
+	}
+	return sp, err
 }
 
 func reloadSiteSpace(ctx context.Context, tx Tx, siteID, id string) (SiteSpace, error) {
@@ -70,9 +79,9 @@ func (s *Service) AddSiteSpace(ctx context.Context, c auth.Caller, orgID, siteID
 		return SiteSpace{}, validate.Required("spaceId")
 	}
 	var out SiteSpace
-	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error {
+	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error {
 		var err error
-		out, err = s.addSiteSpace(ctx, tx, st, *spaceID, sectionID, "spaceId")
+		out, err = s.addSiteSpace(ctx, tx, st, *spaceID, sectionID, "spaceId", now)
 		return err
 	})
 	return out, err
@@ -107,7 +116,7 @@ func (s *Service) PatchSiteSpace(ctx context.Context, c auth.Caller, orgID, site
 		return SiteSpace{}, err
 	}
 	var out SiteSpace
-	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error {
+	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error {
 		tr, err := tx.Tree(ctx, st.ID)
 		if err != nil {
 			return err
@@ -126,10 +135,7 @@ func (s *Service) PatchSiteSpace(ctx context.Context, c auth.Caller, orgID, site
 			ss.Condition = u.Condition.Ptr()
 		}
 		if u.SpaceID != nil {
-			sp, err := tx.Space(ctx, *u.SpaceID)
-			if errors.Is(err, ErrNotFound) || (err == nil && (sp.OrganizationID != st.OrganizationID || sp.DeletedAt != nil)) {
-				return apperr.Invalidf("spaceId: no space %s in this organization", *u.SpaceID)
-			}
+			sp, err := liveSpace(ctx, tx, st, *u.SpaceID, "spaceId")
 			if err != nil {
 				return err
 			}
@@ -155,7 +161,7 @@ func validateCondition(field string, f opt.Field[string]) error {
 // DeleteSiteSpace removes a site space; absent ones are removed already. When it was its
 // container's default, the next one takes the role.
 func (s *Service) DeleteSiteSpace(ctx context.Context, c auth.Caller, orgID, siteID, id string) error {
-	return s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error {
+	return s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error {
 		tr, err := tx.Tree(ctx, st.ID)
 		if err != nil {
 			return err

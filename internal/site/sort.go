@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"time"
 
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
@@ -41,7 +42,7 @@ func (s *Service) Sort(ctx context.Context, c auth.Caller, orgID, siteID string,
 		return Moved{}, validate.Required("item.id")
 	}
 	var out Moved
-	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error {
+	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error {
 		var err error
 		out, err = s.move(ctx, tx, st, item, pos)
 		return err

@@ -98,6 +98,9 @@ func TestPageOf(t *testing.T) {
 	if strings.Join(got, "") != "abcde" {
 		t.Errorf("walk: %v", got)
 	}
+	if res := PageOf(items, key, paging.Request{}); res.Count != 5 || len(res.Items) != 0 || res.Next != nil {
+		t.Errorf("limit 0 answers the count alone: %+v", res)
+	}
 }
 
 func TestSlugify(t *testing.T) {

@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"time"
 
 	"docsd/internal/auth"
 	"docsd/internal/ids"
@@ -39,12 +40,12 @@ func (s *Service) PatchVisitorAuth(ctx context.Context, c auth.Caller, orgID, si
 		}
 	}
 	var out VisitorAuthSettings
-	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error {
+	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error {
 		st.VisitorAuth.Backend = *u.Backend
 		if u.FallbackURL.Set {
 			st.VisitorAuth.FallbackURL = u.FallbackURL.Value
 		}
-		st.UpdatedAt = s.clock.Now()
+		st.UpdatedAt = now
 		out = st.VisitorAuth
 		return tx.UpdateSite(ctx, st)
 	})
@@ -55,8 +56,8 @@ func (s *Service) PatchVisitorAuth(ctx context.Context, c auth.Caller, orgID, si
 // being accepted at once.
 func (s *Service) RegenerateVisitorAuthKey(ctx context.Context, c auth.Caller, orgID, siteID string) (VisitorAuthSettings, error) {
 	var out VisitorAuthSettings
-	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site) error {
-		st.VisitorAuth.Key, st.UpdatedAt = ids.Secret(), s.clock.Now()
+	err := s.write(ctx, c, orgID, siteID, func(tx Tx, st Site, now time.Time) error {
+		st.VisitorAuth.Key, st.UpdatedAt = ids.Secret(), now
 		out = st.VisitorAuth
 		return tx.UpdateSite(ctx, st)
 	})

@@ -87,12 +87,17 @@ func TestSitesServeCachingAndSecurityHeaders(t *testing.T) {
 	rd.header.Set("If-None-Match", `"other", W/`+etag)
 	rd.get(base).expect(t, 304)
 	// A change to the content changes the page and its ETag.
-	b := newTreeBuilder().doc("home", "", "Lambda home, edited", "home", "New words.\n")
+	b := newTreeBuilder().doc("home", "", "Lambda home, edited", "home",
+		"New words.\n\n<script>alert(1)</script>\n\n[click](javascript:alert(1)) <img src=x onerror=alert(1)>\n")
 	replaceContent(t, e, e.Admin, sp, b.tree)
 	rd.header.Set("If-None-Match", etag)
 	changed := rd.get(base).expect(t, 200)
 	if changed.Header.Get("ETag") == etag || changed.heading() != "Lambda home, edited" {
 		t.Fatalf("after an edit: ETag %q, heading %q", changed.Header.Get("ETag"), changed.heading())
+	}
+	// Scripts in a page's markdown never reach the reader.
+	if strings.Contains(changed.Body, "<script") || strings.Contains(changed.Body, "javascript:") || strings.Contains(changed.Body, "onerror") {
+		t.Fatalf("a script survives: %.2000s", changed.Body)
 	}
 	// Writes are not for published sites.
 	e.Post(apitest.Anonymous, base, map[string]any{}).Expect(405)

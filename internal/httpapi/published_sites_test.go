@@ -188,6 +188,9 @@ func TestSitesServeShareLinkSiteOnlyWithAnActiveKey(t *testing.T) {
 	active.Active = false
 	f.write(func(tx site.Tx) error { return tx.UpdateShareLink(t.Context(), active) })
 	rd.get(base+"install").expect(t, 404)
+	if rd.cookie["docsd-share-key"] != nil {
+		t.Fatalf("the refused key is still remembered")
+	}
 }
 
 // visitorToken signs claims with key (HS256) for a token expiring at exp.

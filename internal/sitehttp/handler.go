@@ -142,7 +142,11 @@ func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, site sitepub.Si
 		return
 	}
 	h.Log.Info("site reader refused", "site", site.ID, "reason", ref.Reason.Error())
-	clearCookie(w, r, base, tokenCookie)
+	if ref.Unauthorized {
+		clearCookie(w, r, base, tokenCookie)
+	} else {
+		clearCookie(w, r, base, shareKeyCookie)
+	}
 	if !ref.Unauthorized {
 		h.fail(w, r, apperr.NotFoundf("no published site at %s", r.URL.Path))
 		return

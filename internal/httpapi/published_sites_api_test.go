@@ -1,6 +1,8 @@
 package httpapi_test
 
 import (
+	"io"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -108,6 +110,24 @@ func TestSitesServeWhatTheAPIPublishes(t *testing.T) {
 	// A new key invalidates tokens signed with the old one.
 	e.Post(e.Admin, sitePath+"/publishing/auth/regenerate", nil).Expect(200)
 	visitor.get(siteURL).expect(t, 401)
+
+	// With a custom hostname, the API's published URL is the hostname's root, where the
+	// site answers.
+	e.Patch(e.Admin, sitePath, map[string]any{"visibility": "public", "hostname": "docs.product.example"}).Expect(200)
+	if got := e.Get(e.Admin, sitePath).Expect(200).Str("urls.published"); got != "http://docs.product.example/" {
+		t.Fatalf("published URL with a hostname: %s", got)
+	}
+	req, _ := http.NewRequest("GET", e.URL+"/", nil)
+	req.Host = "docs.product.example"
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(body), "<h1>Omicron home</h1>") {
+		t.Fatalf("at its hostname the site answers %d: %.500s", res.StatusCode, body)
+	}
 
 	// Unpublishing takes the site down.
 	e.Patch(e.Admin, sitePath, map[string]any{"visibility": "public"}).Expect(200)

@@ -106,7 +106,7 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, site sitepub
 		return
 	}
 	if site.Visibility != sitepub.VisitorAuth {
-		adm.Claims.Signed = h.Sites.SignedClaims(r.Context(), site, rd.Token)
+		adm.Claims.Signed = h.Sites.SignedClaims(site, rd.Token)
 	}
 	st, err := h.Sites.Structure(r.Context(), site, adm.Claims)
 	if err != nil {

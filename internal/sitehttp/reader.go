@@ -55,7 +55,7 @@ func (h *Handler) admitFromQuery(w http.ResponseWriter, r *http.Request, site si
 	}
 	// On a site without visitor auth a token only adds claims: one that does not verify is
 	// dropped rather than remembered.
-	if token != "" && (site.Visibility == sitepub.VisitorAuth || h.Sites.SignedClaims(r.Context(), site, token) != nil) {
+	if token != "" && (site.Visibility == sitepub.VisitorAuth || h.Sites.SignedClaims(site, token) != nil) {
 		h.setCookie(w, r, base, tokenCookie, token, expires)
 	}
 	q.Del(shareKeyQuery)

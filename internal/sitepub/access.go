@@ -119,13 +119,9 @@ func (s *Service) Admit(ctx context.Context, site Site, reader Reader) (Admissio
 			return adm, &Refusal{Reason: errors.New("no active share link key")}
 		}
 	case VisitorAuth:
-		auth, err := s.src.VisitorAuth(ctx, site.ID)
+		claims, err := VerifyToken(reader.Token, site.Auth.Key, s.clock.Now())
 		if err != nil {
-			return adm, err
-		}
-		claims, err := VerifyToken(reader.Token, auth.Key, s.clock.Now())
-		if err != nil {
-			return adm, &Refusal{Unauthorized: true, LoginURL: auth.FallbackURL, Reason: err}
+			return adm, &Refusal{Unauthorized: true, LoginURL: site.Auth.FallbackURL, Reason: err}
 		}
 		adm.Claims.Signed = claims
 	default:
@@ -138,15 +134,11 @@ func (s *Service) Admit(ctx context.Context, site Site, reader Reader) (Admissio
 // SignedClaims verifies an optional visitor token on a site that is not behind visitor auth
 // (adaptive content through the signed cookie): a valid token adds its claims, anything else
 // adds none.
-func (s *Service) SignedClaims(ctx context.Context, site Site, token string) map[string]any {
+func (s *Service) SignedClaims(site Site, token string) map[string]any {
 	if token == "" || site.Visibility == VisitorAuth {
 		return nil
 	}
-	auth, err := s.src.VisitorAuth(ctx, site.ID)
-	if err != nil {
-		return nil
-	}
-	claims, err := VerifyToken(token, auth.Key, s.clock.Now())
+	claims, err := VerifyToken(token, site.Auth.Key, s.clock.Now())
 	if err != nil {
 		return nil
 	}
@@ -155,7 +147,7 @@ func (s *Service) SignedClaims(ctx context.Context, site Site, token string) map
 
 // Structure returns what a reader with claims sees of the site's structure.
 func (s *Service) Structure(ctx context.Context, site Site, c Claims) (Structure, error) {
-	st, err := s.src.Structure(ctx, site.ID)
+	st, err := s.src.Structure(ctx, site)
 	if err != nil {
 		return Structure{}, err
 	}

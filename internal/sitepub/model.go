@@ -7,6 +7,8 @@ package sitepub
 import (
 	"context"
 	"encoding/json"
+
+	"docsd/internal/site"
 )
 
 // Visibility says who may read a published site.
@@ -31,6 +33,11 @@ type Site struct {
 	// AdaptiveSchema is the site's visitor schema (JSON Schema draft-07); nil when none.
 	AdaptiveSchema json.RawMessage
 	Customization  Customization
+	Auth           Auth // visitor tokens' signing key and login URL
+
+	// stored is the site as the source read it, so later reads of the same request need not
+	// read it again; nil for sites made elsewhere.
+	stored *site.Site
 }
 
 // Customization is the part of a site's customization a rendered page shows.
@@ -124,9 +131,7 @@ type Source interface {
 	// SiteByHostname returns the site with that custom hostname.
 	SiteByHostname(ctx context.Context, hostname string) (Site, error)
 	// Structure returns the site's sections, groups and site spaces, in order.
-	Structure(ctx context.Context, siteID string) (Structure, error)
+	Structure(ctx context.Context, s Site) (Structure, error)
 	// ShareKeyActive reports whether key is the key of an active share link of the site.
 	ShareKeyActive(ctx context.Context, siteID, key string) (bool, error)
-	// VisitorAuth returns the site's visitor-auth settings.
-	VisitorAuth(ctx context.Context, siteID string) (Auth, error)
 }

@@ -37,7 +37,9 @@ func (a Sites) convert(st site.Site) (Site, error) {
 	}
 	return Site{ID: st.ID, OrganizationID: st.OrganizationID, Basename: st.Basename, Title: st.Title,
 		Hostname: st.Hostname, Visibility: Visibility(st.Visibility), Published: st.Published,
-		AdaptiveSchema: st.AdaptiveSchema, Customization: customization(c)}, nil
+		AdaptiveSchema: st.AdaptiveSchema, Customization: customization(c),
+		Auth:   Auth{Key: []byte(st.VisitorAuth.Key), FallbackURL: st.VisitorAuth.FallbackURL},
+		stored: &st}, nil
 }
 
 // customization keeps what a page shows; links to content other than URLs are left out.
@@ -84,12 +86,16 @@ func refURL(r *site.ContentRef) string {
 }
 
 // Structure implements Source.
-func (a Sites) Structure(ctx context.Context, siteID string) (Structure, error) {
-	st, err := a.S.Find(ctx, siteID)
-	if err != nil {
-		return Structure{}, err
+func (a Sites) Structure(ctx context.Context, s Site) (Structure, error) {
+	if s.stored == nil {
+		found, err := a.S.Find(ctx, s.ID)
+		if err != nil {
+			return Structure{}, err
+		}
+		s.stored = &found
 	}
-	tree, err := a.S.Tree(ctx, siteID)
+	st := *s.stored
+	tree, err := a.S.Tree(ctx, st.ID)
 	if err != nil {
 		return Structure{}, err
 	}
@@ -160,13 +166,4 @@ func (a Sites) ShareKeyActive(ctx context.Context, siteID, key string) (bool, er
 		return false, err
 	}
 	return true, nil
-}
-
-// VisitorAuth implements Source.
-func (a Sites) VisitorAuth(ctx context.Context, siteID string) (Auth, error) {
-	st, err := a.S.Find(ctx, siteID)
-	if err != nil {
-		return Auth{}, err
-	}
-	return Auth{Key: []byte(st.VisitorAuth.Key), FallbackURL: st.VisitorAuth.FallbackURL}, nil
 }

@@ -49,6 +49,19 @@ func TestConditionsHideOnErrorsAndBudgets(t *testing.T) {
 			t.Errorf("Visible(%q) = %v, want %v", cond, got, want)
 		}
 	}
+	// Work is bounded too: nested loops run out of memory budget within milliseconds.
+	for _, cond := range []string{
+		`any(1..99, {any(1..99, {any(1..99, {any(1..99, {# == -1})})})})`,
+		`len(join(map(1..100000, {string(#)}))) > 0`,
+	} {
+		start := time.Now()
+		if ev.Visible(cond, c) {
+			t.Errorf("%s holds", cond)
+		}
+		if d := time.Since(start); d > 500*time.Millisecond {
+			t.Errorf("%s ran for %v", cond, d)
+		}
+	}
 	long := "true" + strings.Repeat(" && true", 300)
 	if ev.Visible(long, c) {
 		t.Errorf("a condition over the node budget holds")

@@ -53,3 +53,37 @@ func TestSiteConcurrentChanges(t *testing.T) {
 		t.Errorf("%d site spaces, %d defaults", len(items), defaults)
 	}
 }
+
+// TestSiteConcurrentCreations creates sites with one title from several clients at once: each
+// gets its own basename.
+func TestSiteConcurrentCreations(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	const n = 6
+	var wg sync.WaitGroup
+	bases := make(chan string, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := e.Post(e.Admin, sitesPath(e), map[string]any{"title": "Docs"})
+			if r.Status != 201 {
+				t.Errorf("concurrent creation: %d %s", r.Status, r.Body)
+				return
+			}
+			bases <- r.Str("basename")
+		}()
+	}
+	wg.Wait()
+	close(bases)
+	seen := map[string]bool{}
+	for b := range bases {
+		if seen[b] {
+			t.Errorf("basename %s given twice", b)
+		}
+		seen[b] = true
+	}
+	if len(seen) != n {
+		t.Errorf("%d distinct basenames for %d sites", len(seen), n)
+	}
+}

@@ -222,3 +222,35 @@ func TestSitesPublish(t *testing.T) {
 	}
 	e.Post(e.Admin, sitesPath(e)+"/nope/publish", nil).Expect(404)
 }
+
+// TestSiteSpacesShowTheReadersPermissions checks that the space inside each site space carries
+// the reader's own permissions, on small sites (looked up space by space) and larger ones
+// (read from one listing).
+func TestSiteSpacesShowTheReadersPermissions(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	member := e.Member("member", auth.Read)
+	for _, n := range []int{2, 6} {
+		var spaces []string
+		for i := 0; i < n; i++ {
+			spaces = append(spaces, titledSpace(t, e, "Space"))
+		}
+		grant(t, e, e.Admin, "/v1/spaces/"+spaces[1], "read", []string{member.ID}, nil)
+		path := newSite(t, e, map[string]any{"spaces": spaces})
+		items := e.Get(member, path+"/site-spaces").Expect(200).Items()
+		if len(items) != n {
+			t.Fatalf("%d site spaces, want %d", len(items), n)
+		}
+		for i, it := range items {
+			p := it["space"].(map[string]any)["permissions"].(map[string]any)
+			if want := i == 1; p["view"] != want || p["edit"] != false {
+				t.Errorf("site of %d: space %d permissions %v, want view %v", n, i, p, want)
+			}
+		}
+		for _, it := range e.Get(e.Admin, path+"/site-spaces").Expect(200).Items() {
+			if it["space"].(map[string]any)["permissions"].(map[string]any)["admin"] != true {
+				t.Errorf("an organization admin is admin of every space: %v", it)
+			}
+		}
+	}
+}

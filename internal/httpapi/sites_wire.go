@@ -8,6 +8,7 @@ import (
 
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
+	"docsd/internal/paging"
 	"docsd/internal/site"
 	"docsd/internal/space"
 	"docsd/internal/wire"
@@ -32,25 +33,59 @@ func (s *Server) newSiteConv(ctx context.Context, c auth.Caller, st site.Site, t
 	if err != nil {
 		return nil, err
 	}
+	distinct := map[string]bool{}
 	for _, ss := range tr.SiteSpaces {
-		if _, done := sc.roles[ss.SpaceID]; done {
-			continue
+		distinct[ss.SpaceID] = true
+	}
+	switch {
+	case orgRole == auth.Admin:
+		for id := range distinct {
+			sc.roles[id] = auth.Admin
 		}
-		if orgRole == auth.Admin {
-			sc.roles[ss.SpaceID] = auth.Admin
-			continue
-		}
-		v, err := s.Spaces.RoleOn(ctx, c, ss.SpaceID)
-		switch {
-		case apperr.Is(err, apperr.NotFound):
-			sc.roles[ss.SpaceID] = auth.Guest
-		case err != nil:
+	case len(distinct) > spaceRoleLookups:
+		// One access computation for the whole organization beats one per space.
+		if err := sc.rolesFromListing(ctx, c, distinct); err != nil {
 			return nil, err
-		default:
-			sc.roles[ss.SpaceID] = v.Role
+		}
+	default:
+		for id := range distinct {
+			v, err := s.Spaces.RoleOn(ctx, c, id)
+			switch {
+			case apperr.Is(err, apperr.NotFound):
+				sc.roles[id] = auth.Guest
+			case err != nil:
+				return nil, err
+			default:
+				sc.roles[id] = v.Role
+			}
 		}
 	}
 	return sc, nil
+}
+
+// spaceRoleLookups is how many spaces a site may hold before a member's roles are read from
+// one listing of the organization's spaces rather than space by space.
+const spaceRoleLookups = 4
+
+// rolesFromListing reads the caller's roles on wanted from the organization's spaces they can
+// see; the others stay Guest.
+func (sc *siteConv) rolesFromListing(ctx context.Context, c auth.Caller, wanted map[string]bool) error {
+	page := paging.Request{Limit: paging.MaxLimit}
+	for {
+		res, err := sc.s.Spaces.ListInOrganization(ctx, c, sc.site.OrganizationID, page)
+		if err != nil {
+			return err
+		}
+		for _, v := range res.Items {
+			if wanted[v.ID] {
+				sc.roles[v.ID] = v.Role
+			}
+		}
+		if res.Next == nil {
+			return nil
+		}
+		page.After = res.Next
+	}
 }
 
 // shareKeyOf reads the optional shareKey query parameter: it must be the key of an active

@@ -181,6 +181,7 @@ func (s *Service) DeleteSection(ctx context.Context, c auth.Caller, orgID, siteI
 		if err := tx.DeleteSection(ctx, id); err != nil {
 			return err
 		}
-		return fixDefaults(ctx, tx, st.ID)
+		tr.dropSection(id)
+		return fixDefaults(ctx, tx, &tr)
 	})
 }

@@ -65,28 +65,39 @@ func (s *Service) Create(ctx context.Context, c auth.Caller, orgID string, n New
 	now := s.clock.Now()
 	st.CreatedAt, st.UpdatedAt = now, now
 	var v View
-	err := s.store.Write(ctx, now, func(tx Tx) error {
-		base, err := freeBasename(ctx, tx, orgID, slugify(st.Title, "docs"))
-		if err != nil {
-			return err
-		}
-		st.Basename = base
-		if err := tx.InsertSite(ctx, st); err != nil {
-			if errors.Is(err, ErrTaken) { // another creation took the basename meanwhile
-				return apperr.Conflictf("basename: %q was taken by a site created at the same time; try again", base)
-			}
-			return err
-		}
-		for i, spaceID := range n.Spaces {
-			if _, err := s.addSiteSpace(ctx, tx, st, spaceID, nil, "spaces."+strconv.Itoa(i), now); err != nil {
+	var err error
+	// Two creations at once (on PostgreSQL) may both find the same basename free; the second
+	// insert then breaks the unique constraint, and the creation starts over in a new
+	// transaction that sees the first one's site.
+	for attempt := 1; ; attempt++ {
+		err = s.store.Write(ctx, now, func(tx Tx) error {
+			base, err := freeBasename(ctx, tx, orgID, slugify(st.Title, "docs"))
+			if err != nil {
 				return err
 			}
+			st.Basename = base
+			if err := tx.InsertSite(ctx, st); err != nil {
+				return err
+			}
+			for i, spaceID := range n.Spaces {
+				if _, err := s.addSiteSpace(ctx, tx, st, spaceID, nil, "spaces."+strconv.Itoa(i), now); err != nil {
+					return err
+				}
+			}
+			v, err = s.view(ctx, tx, st)
+			return err
+		})
+		if !errors.Is(err, ErrTaken) {
+			return v, err
 		}
-		v, err = s.view(ctx, tx, st)
-		return err
-	})
-	return v, err
+		if attempt == createAttempts {
+			return View{}, apperr.Conflictf("basename: %q was taken by sites created at the same time; try again", st.Basename)
+		}
+	}
 }
+
+// createAttempts bounds the retries of a creation that lost a race for its basename.
+const createAttempts = 10
 
 // freeBasename returns base, or base-2, base-3, ... whichever is free in the organization.
 func freeBasename(ctx context.Context, tx Tx, orgID, base string) (string, error) {

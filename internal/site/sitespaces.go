@@ -45,10 +45,12 @@ func (s *Service) addSiteSpace(ctx context.Context, tx Tx, st Site, spaceID stri
 	if err := tx.InsertSiteSpace(ctx, ss); err != nil {
 		return SiteSpace{}, err
 	}
-	if err := fixDefaults(ctx, tx, st.ID); err != nil {
+	tr.putSiteSpace(ss)
+	if err := fixDefaults(ctx, tx, &tr); err != nil {
 		return SiteSpace{}, err
 	}
-	return reloadSiteSpace(ctx, tx, st.ID, ss.ID)
+	ss, _ = tr.siteSpace(ss.ID)
+	return ss, nil
 }
 
 // liveSpace loads a space a site may publish: a live space of the site's organization; any
@@ -59,18 +61,6 @@ func liveSpace(ctx context.Context, tx Tx, st Site, id, field string) (space.Spa
 		return space.Space{}, apperr.Invalidf("%s: no space %s in this organization", field, id)
 	}
 	return sp, err
-}
-
-func reloadSiteSpace(ctx context.Context, tx Tx, siteID, id string) (SiteSpace, error) {
-	tr, err := tx.Tree(ctx, siteID)
-	if err != nil {
-		return SiteSpace{}, err
-	}
-	ss, ok := tr.siteSpace(id)
-	if !ok {
-		return SiteSpace{}, apperr.NotFoundf("site space %s not found", id)
-	}
-	return ss, nil
 }
 
 // AddSiteSpace publishes a space on a site (POST site-spaces).
@@ -172,6 +162,7 @@ func (s *Service) DeleteSiteSpace(ctx context.Context, c auth.Caller, orgID, sit
 		if err := tx.DeleteSiteSpace(ctx, id); err != nil {
 			return err
 		}
-		return fixDefaults(ctx, tx, st.ID)
+		tr.dropSiteSpace(id)
+		return fixDefaults(ctx, tx, &tr)
 	})
 }

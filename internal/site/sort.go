@@ -96,23 +96,23 @@ func (s *Service) move(ctx context.Context, tx Tx, st Site, item Ref, pos Positi
 			ss.Default = false
 		}
 		ss.SectionID, ss.Position = container, position
+		tr.putSiteSpace(ss)
 		err = tx.UpdateSiteSpace(ctx, ss)
 	case KindSection:
 		sec, _ := tr.section(item.ID)
 		sec.GroupID, sec.Position = container, position
+		tr.putSection(sec)
 		err = tx.UpdateSection(ctx, sec)
 	case KindGroup:
 		g, _ := tr.group(item.ID)
 		g.ParentID, g.Position = container, position
+		tr.putGroup(g)
 		err = tx.UpdateGroup(ctx, g)
 	}
 	if err != nil {
 		return Moved{}, err
 	}
-	if err := fixDefaults(ctx, tx, st.ID); err != nil {
-		return Moved{}, err
-	}
-	if tr, err = tx.Tree(ctx, st.ID); err != nil {
+	if err := fixDefaults(ctx, tx, &tr); err != nil {
 		return Moved{}, err
 	}
 	out := Moved{Tree: tr}

@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"slices"
 
 	"docsd/internal/apperr"
 	"docsd/internal/orderkey"
@@ -164,12 +165,9 @@ func (t Tree) sectionPaths(skip string) map[string]bool {
 
 // fixDefaults keeps one default site space in every container that holds any and one default
 // section while there are sections: after an addition, removal or move, the first item in
-// order takes the role when nothing holds it, and a second holder loses it.
-func fixDefaults(ctx context.Context, tx Tx, siteID string) error {
-	tr, err := tx.Tree(ctx, siteID)
-	if err != nil {
-		return err
-	}
+// order takes the role when nothing holds it, and a second holder loses it. It works on tr
+// (the structure as the transaction has made it) and keeps tr up to date.
+func fixDefaults(ctx context.Context, tx Tx, tr *Tree) error {
 	st := tr.Structure()
 	containers := map[string][]SiteSpace{"": st.SiteSpaces}
 	for _, sec := range st.Sections() {
@@ -179,6 +177,7 @@ func fixDefaults(ctx context.Context, tx Tx, siteID string) error {
 		if err := oneDefault(list, func(ss SiteSpace) bool { return ss.Default }, func(i int, on bool) error {
 			ss := list[i]
 			ss.Default = on
+			tr.putSiteSpace(ss)
 			return tx.UpdateSiteSpace(ctx, ss)
 		}); err != nil {
 			return err
@@ -188,8 +187,53 @@ func fixDefaults(ctx context.Context, tx Tx, siteID string) error {
 	return oneDefault(secs, func(sec *SectionNode) bool { return sec.Default }, func(i int, on bool) error {
 		sec := secs[i].Section
 		sec.Default = on
+		tr.putSection(sec)
 		return tx.UpdateSection(ctx, sec)
 	})
+}
+
+// putSiteSpace replaces (or adds) a site space in the tree, as a write just stored it.
+func (t *Tree) putSiteSpace(ss SiteSpace) {
+	for i := range t.SiteSpaces {
+		if t.SiteSpaces[i].ID == ss.ID {
+			t.SiteSpaces[i] = ss
+			return
+		}
+	}
+	t.SiteSpaces = append(t.SiteSpaces, ss)
+}
+
+// putSection replaces (or adds) a section in the tree.
+func (t *Tree) putSection(sec Section) {
+	for i := range t.Sections {
+		if t.Sections[i].ID == sec.ID {
+			t.Sections[i] = sec
+			return
+		}
+	}
+	t.Sections = append(t.Sections, sec)
+}
+
+// putGroup replaces a group in the tree.
+func (t *Tree) putGroup(g SectionGroup) {
+	for i := range t.Groups {
+		if t.Groups[i].ID == g.ID {
+			t.Groups[i] = g
+			return
+		}
+	}
+	t.Groups = append(t.Groups, g)
+}
+
+// dropSiteSpace removes a site space from the tree; dropSection removes a section with its
+// site spaces, as the database's cascade does.
+func (t *Tree) dropSiteSpace(id string) {
+	t.SiteSpaces = slices.DeleteFunc(t.SiteSpaces, func(ss SiteSpace) bool { return ss.ID == id })
+}
+
+func (t *Tree) dropSection(id string) {
+	t.Sections = slices.DeleteFunc(t.Sections, func(sec Section) bool { return sec.ID == id })
+	t.SiteSpaces = slices.DeleteFunc(t.SiteSpaces, func(ss SiteSpace) bool { return ss.SectionID == id })
 }
 
 // oneDefault makes the first holder of the default flag the only one, or the first item when

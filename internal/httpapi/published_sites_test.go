@@ -170,6 +170,12 @@ func TestSitesServeShareLinkSiteOnlyWithAnActiveKey(t *testing.T) {
 			t.Fatalf("%s: a refused reader sees content: %s", path, p.Body)
 		}
 	}
+	// A refused reader gets the answer of a site that does not exist.
+	u, _ := url.Parse(base)
+	missing := strings.Replace(u.Path, f.Site.Basename, "no-such-site", 1)
+	if got, want := rd.get(base+"install").Body, rd.get(missing+"install").Body; strings.ReplaceAll(got, f.Site.Basename, "no-such-site") != want {
+		t.Fatalf("refused: %s; absent: %s", got, want)
+	}
 	p := rd.get(base+"install?shareKey="+active.Key).expect(t, 303)
 	if got := p.location(t); got != base+"install" {
 		t.Fatalf("redirect to %s, want the address without the key", got)

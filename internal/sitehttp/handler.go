@@ -38,12 +38,17 @@ type Handler struct {
 // values (see site.PublishedPath), at {path}.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h == nil || h.Sites == nil {
-		h.fail(w, r, apperr.NotFoundf("no published site at %s", r.URL.Path))
+		h.fail(w, r, errNoSite(r))
 		return
 	}
 	orgID, basename := r.PathValue("organizationId"), r.PathValue("basename")
 	st, err := h.Sites.Site(r.Context(), orgID, basename)
 	if err != nil {
+		if isNotFound(err) {
+			// One answer for absent, unpublished and refused sites: a reader learns nothing
+			// of the sites they may not read.
+			err = errNoSite(r)
+		}
 		h.fail(w, r, err)
 		return
 	}
@@ -148,7 +153,7 @@ func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, site sitepub.Si
 		clearCookie(w, r, base, shareKeyCookie)
 	}
 	if !ref.Unauthorized {
-		h.fail(w, r, apperr.NotFoundf("no published site at %s", r.URL.Path))
+		h.fail(w, r, errNoSite(r))
 		return
 	}
 	if ref.LoginURL != "" {
@@ -163,6 +168,8 @@ func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, site sitepub.Si
 	}
 	h.fail(w, r, apperr.New(apperr.Unauthorized, "this site needs a valid visitor token (%v)", ref.Reason))
 }
+
+func errNoSite(r *http.Request) error { return apperr.NotFoundf("no published site at %s", r.URL.Path) }
 
 func isNotFound(err error) bool {
 	var ae *apperr.Error

@@ -147,6 +147,13 @@ func TestSitesServeNavigationOfSectionsGroupsAndSiteSpaces(t *testing.T) {
 		t.Fatalf("a public page asks not to be indexed")
 	}
 	rd.get(base+"no/such/page").expect(t, 404)
+	// An address that spells out the default section and site space leads to the page.
+	if got := rd.get(base+"guides/v2/install/linux").expect(t, 301).location(t); got != base+"install/linux" {
+		t.Fatalf("the spelled-out address redirects to %s", got)
+	}
+	if got := rd.get(base+"guides/v1/install").expect(t, 301).location(t); got != base+"v1/install" {
+		t.Fatalf("the spelled-out default section redirects to %s", got)
+	}
 	// The address without its slash redirects to it.
 	if got := rd.get(strings.TrimSuffix(base, "/")).expect(t, 301).location(t); got != base {
 		t.Fatalf("redirect to %s", got)

@@ -39,6 +39,12 @@ func (v *visit) page(w http.ResponseWriter, r *http.Request, rest string) error 
 		page, ok = firstDocument(snap, page.ID)
 	}
 	if !ok {
+		if to, found := sitepub.Canonical(v.st, rest); found {
+			// The address names the default section or site space by its path, which their
+			// pages are served without.
+			http.Redirect(w, r, v.base+to, http.StatusMovedPermanently)
+			return nil
+		}
 		return apperr.NotFoundf("no page at %s", r.URL.Path)
 	}
 	md, err := v.h.Content.Markdown(r.Context(), snap, page.ID)

@@ -139,6 +139,51 @@ func cutSegment(path, seg string) (string, string, bool) {
 	return "", path, false
 }
 
+// Canonical rewrites a path that spells out the default section's path or a default site
+// space's path ("guides/v2/setup", both defaults) to the address they are served at
+// ("setup"); found is false when the path names neither.
+func Canonical(st Structure, path string) (string, bool) {
+	rest := strings.Trim(path, "/")
+	changed := false
+	spaces := st.SiteSpaces
+	var section *Section
+	for _, s := range Sections(st) {
+		if s.Default {
+			section = s
+		}
+	}
+	if section != nil {
+		spaces = section.SiteSpaces
+		if _, tail, ok := cutSegment(rest, section.Path); ok {
+			rest, changed = tail, true
+		} else {
+			for _, s := range Sections(st) {
+				if _, tail, ok := cutSegment(rest, s.Path); ok && !s.Default {
+					spaces = s.SiteSpaces
+					if _, t2, ok := cutDefault(tail, spaces); ok {
+						return s.Path + "/" + t2, true
+					}
+					return "", false
+				}
+			}
+		}
+	}
+	if _, tail, ok := cutDefault(rest, spaces); ok {
+		rest, changed = tail, true
+	}
+	return rest, changed
+}
+
+// cutDefault cuts the default site space's path off the front of path.
+func cutDefault(path string, spaces []SiteSpace) (string, string, bool) {
+	for _, ss := range spaces {
+		if ss.Default {
+			return cutSegment(path, ss.Path)
+		}
+	}
+	return "", path, false
+}
+
 // Prefix is the site-relative path at which a site space's pages start: the section's path
 // unless it is the default section, then the site space's path unless it is the section's
 // default, each followed by "/".

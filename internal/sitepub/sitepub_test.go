@@ -160,3 +160,28 @@ func TestConditionalBlocks(t *testing.T) {
 		t.Errorf("an unclosed, broken condition: %q", got)
 	}
 }
+
+func TestCanonical(t *testing.T) {
+	st := Structure{Top: []Node{
+		{Section: &Section{ID: "s1", Path: "guides", Default: true, SiteSpaces: []SiteSpace{
+			{ID: "a", Path: "v2", Default: true}, {ID: "b", Path: "v1"}}}},
+		{Section: &Section{ID: "s2", Path: "api", SiteSpaces: []SiteSpace{{ID: "c", Path: "rest", Default: true}}}},
+	}}
+	for path, want := range map[string]string{
+		"guides/v2/setup": "setup",
+		"guides/setup":    "setup",
+		"v2/setup":        "setup",
+		"guides/v1/setup": "v1/setup",
+		"api/rest/auth":   "api/auth",
+		"guides":          "",
+	} {
+		if got, ok := Canonical(st, path); !ok || got != want {
+			t.Errorf("Canonical(%q) = %q %v, want %q", path, got, ok, want)
+		}
+	}
+	for _, path := range []string{"setup", "api/auth", "v1/setup"} {
+		if got, ok := Canonical(st, path); ok {
+			t.Errorf("Canonical(%q) = %q, want nothing to rewrite", path, got)
+		}
+	}
+}

@@ -45,10 +45,14 @@ type Page struct {
 	IsSearch    bool
 }
 
-// Theme holds the site's colours, already checked to be CSS colours.
+// Theme holds the site's colours (any value that is not a CSS colour falls back to a
+// default) and when the dark ones apply.
 type Theme struct {
-	Primary string
-	Tint    string
+	Primary, Tint         string
+	PrimaryDark, TintDark string
+	// Dark is "always" (the site's default theme is dark), "system" (readers may switch:
+	// follow their system's preference) or "" (light only).
+	Dark string
 }
 
 // Link is a header or footer link.
@@ -107,6 +111,26 @@ func Color(c, fallback string) string {
 	return fallback
 }
 
+// The two palettes: text and surfaces, then the site's colours.
+const (
+	lightVars = "--bg:#fff;--fg:#1b1f24;--muted:#57606a;--border:#d0d7de;--on-primary:#fff"
+	darkVars  = "--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--border:#30363d;--on-primary:#0d1117"
+)
+
+// themeCSS declares the colour variables the style sheet uses.
+func themeCSS(t Theme) string {
+	light := ":root{" + lightVars + ";--primary:" + Color(t.Primary, "#346ddb") + ";--tint:" + Color(t.Tint, "#f5f7fa") + "}\n"
+	dark := ":root{" + darkVars + ";--primary:" + Color(t.PrimaryDark, Color(t.Primary, "#6e9cf0")) +
+		";--tint:" + Color(t.TintDark, "#161b22") + "}\n"
+	switch t.Dark {
+	case "always":
+		return dark
+	case "system":
+		return light + "@media (prefers-color-scheme:dark){" + strings.TrimSuffix(dark, "\n") + "}\n"
+	}
+	return light
+}
+
 // Rendered is a rendered page with the hash its Content-Security-Policy must allow for its
 // one inline style sheet.
 type Rendered struct {
@@ -116,7 +140,7 @@ type Rendered struct {
 
 // Render renders p.
 func Render(p Page) (Rendered, error) {
-	style := ":root{--primary:" + Color(p.Theme.Primary, "#346ddb") + ";--tint:" + Color(p.Theme.Tint, "#f5f7fa") + "}\n" + baseCSS
+	style := themeCSS(p.Theme) + baseCSS
 	sum := sha256.Sum256([]byte(style))
 	var buf bytes.Buffer
 	err := pageTemplate.Execute(&buf, struct {

@@ -48,3 +48,19 @@ func TestRewriteLinks(t *testing.T) {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 }
+
+func TestThemeCSS(t *testing.T) {
+	light := themeCSS(Theme{Primary: "#112233", PrimaryDark: "#445566"})
+	if !strings.Contains(light, "--primary:#112233") || strings.Contains(light, "#445566") || strings.Contains(light, "@media") {
+		t.Fatalf("light only: %s", light)
+	}
+	system := themeCSS(Theme{Primary: "#112233", PrimaryDark: "#445566", Dark: "system"})
+	if !strings.Contains(system, "--primary:#112233") || !strings.Contains(system, "@media (prefers-color-scheme:dark){:root{--bg:#0d1117") ||
+		!strings.Contains(system, "--primary:#445566") {
+		t.Fatalf("following the system: %s", system)
+	}
+	dark := themeCSS(Theme{Primary: "#112233", Dark: "always"})
+	if strings.Contains(dark, "@media") || !strings.Contains(dark, "--bg:#0d1117") || !strings.Contains(dark, "--primary:#112233") {
+		t.Fatalf("always dark, with the light primary when no dark one is set: %s", dark)
+	}
+}

@@ -134,7 +134,8 @@ func (v *visit) frame(loc sitepub.Location) sitehtml.Page {
 	}
 	p := sitehtml.Page{
 		SiteTitle: title, HomeURL: v.base, NoIndex: v.adm.NoIndex,
-		Theme:   sitehtml.Theme{Primary: c.PrimaryColor, Tint: c.TintColor},
+		Theme: sitehtml.Theme{Primary: c.PrimaryColor, Tint: c.TintColor, PrimaryDark: c.PrimaryDark,
+			TintDark: c.TintDark, Dark: c.Dark},
 		LogoURL: safeURL(c.LogoURL), Favicon: safeURL(c.FaviconURL), Copyright: c.Copyright,
 		SearchURL: v.base + searchPath, Announcement: c.Announcement,
 		AnnouncementLink: sitehtml.Link{Title: c.AnnouncementLink.Title, URL: safeURL(c.AnnouncementLink.URL)},

@@ -45,6 +45,11 @@ type Customization struct {
 	Title        string // overrides the site's title in the header when set
 	PrimaryColor string // light-theme primary colour, a CSS colour
 	TintColor    string
+	// PrimaryDark and TintDark are the dark theme's colours.
+	PrimaryDark, TintDark string
+	// Dark says when the dark theme applies: "always", "system" (the reader's preference) or
+	// "" (never).
+	Dark         string
 	LogoURL      string
 	FaviconURL   string
 	HeaderLinks  []Link

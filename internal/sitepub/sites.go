@@ -46,8 +46,15 @@ func (a Sites) convert(st site.Site) (Site, error) {
 func customization(c site.Customization) Customization {
 	out := Customization{Title: c.Title, PrimaryColor: c.Styling.PrimaryColor.Light, Copyright: c.Footer.Copyright,
 		Pagination: c.Pagination.Enabled}
+	out.PrimaryDark = c.Styling.PrimaryColor.Dark
 	if c.Styling.Tint != nil {
-		out.TintColor = c.Styling.Tint.Color.Light
+		out.TintColor, out.TintDark = c.Styling.Tint.Color.Light, c.Styling.Tint.Color.Dark
+	}
+	switch {
+	case c.Themes.Default == "dark":
+		out.Dark = "always"
+	case c.Themes.Toggeable:
+		out.Dark = "system"
 	}
 	if c.Header.Logo != nil {
 		out.LogoURL = c.Header.Logo.Light

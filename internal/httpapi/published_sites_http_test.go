@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -95,9 +96,20 @@ func TestSitesServeCachingAndSecurityHeaders(t *testing.T) {
 	if changed.Header.Get("ETag") == etag || changed.heading() != "Lambda home, edited" {
 		t.Fatalf("after an edit: ETag %q, heading %q", changed.Header.Get("ETag"), changed.heading())
 	}
+	if got := changed.links("On this page"); len(got) != 0 {
+		t.Fatalf("a page without headings has an outline: %v", got)
+	}
 	// Scripts in a page's markdown never reach the reader.
 	if strings.Contains(changed.Body, "<script") || strings.Contains(changed.Body, "javascript:") || strings.Contains(changed.Body, "onerror") {
 		t.Fatalf("a script survives: %.2000s", changed.Body)
+	}
+	// A page with headings lists them, linked to their anchors.
+	b = newTreeBuilder().doc("home", "", "Lambda home", "home", "Intro.\n\n## Install\n\nText.\n\n## Configure it\n\nMore.\n")
+	replaceContent(t, e, e.Admin, sp, b.tree)
+	withOutline := rd.get(base).expect(t, 200)
+	if got := withOutline.links("On this page"); !slices.Equal(got, []link{{"Install", "#install"}, {"Configure it", "#configure-it"}}) ||
+		!strings.Contains(withOutline.Body, `<h2 id="install">`) {
+		t.Fatalf("outline %v", got)
 	}
 	// Writes are not for published sites.
 	e.Post(apitest.Anonymous, base, map[string]any{}).Expect(405)

@@ -35,6 +35,7 @@ type Page struct {
 	Title       string // the page's title; "" for a search page
 	Description string
 	Body        template.HTML // sanitized content HTML
+	Outline     []NavItem     // the page's headings, linking to their anchors
 
 	// Previous and Next are the neighbouring pages in reading order, when pagination is on.
 	Previous, Next *Link

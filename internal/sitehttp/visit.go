@@ -84,6 +84,7 @@ func (v *visit) page(w http.ResponseWriter, r *http.Request, rest string) error 
 		p.Previous, p.Next = neighbours(p.Tree, prefix+snap.Paths[page.ID])
 	}
 	p.Title, p.Description, p.Body = page.Title, page.Description, body
+	p.Outline = outline(md)
 	// A hidden page stays readable at its address, but out of search engines as it is out of
 	// the navigation.
 	p.NoIndex = p.NoIndex || page.NoIndex || page.NoRobotsIndex || page.Hidden
@@ -112,6 +113,20 @@ func pageAt(snap *content.Snapshot, path string) (contenttree.Page, bool) {
 		}
 	}
 	return contenttree.Page{}, false
+}
+
+// outline lists a page's headings when it has at least two, so a long page can be skimmed.
+func outline(md string) []sitehtml.NavItem {
+	var out []sitehtml.NavItem
+	for _, s := range markdoc.Sections(md) {
+		if s.ID != "" && s.Title != "" {
+			out = append(out, sitehtml.NavItem{Title: s.Title, URL: "#" + s.ID})
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
 }
 
 // firstDocument is the first document under a group, for a group's own URL.

@@ -123,8 +123,8 @@ func TestSitesServeCustomHostname(t *testing.T) {
 	f.update(func(st *site.Site) { st.Hostname = "docs.acme.example" })
 	f.siteSpace("", sp, "guide", true, nil)
 
-	get := func(host, path string) *http.Response {
-		req, _ := http.NewRequest("GET", e.URL+path, nil)
+	do := func(method, host, path string) *http.Response {
+		req, _ := http.NewRequest(method, e.URL+path, nil)
 		req.Host = host
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -133,11 +133,18 @@ func TestSitesServeCustomHostname(t *testing.T) {
 		res.Body.Close()
 		return res
 	}
+	get := func(host, path string) *http.Response { return do("GET", host, path) }
 	if res := get("docs.acme.example", "/install/linux"); res.StatusCode != 200 {
 		t.Fatalf("site at its hostname: %d", res.StatusCode)
 	}
 	if res := get("Docs.Acme.Example:443", "/"); res.StatusCode != 200 {
 		t.Fatalf("hostname with case and port: %d", res.StatusCode)
+	}
+	if res := do("HEAD", "docs.acme.example", "/install/linux"); res.StatusCode != 200 || res.Header.Get("ETag") == "" {
+		t.Fatalf("HEAD at the hostname: %d", res.StatusCode)
+	}
+	if res := do("POST", "docs.acme.example", "/install/linux"); res.StatusCode != 405 || res.Header.Get("Allow") != "GET, HEAD" {
+		t.Fatalf("POST at the hostname: %d, Allow %q", res.StatusCode, res.Header.Get("Allow"))
 	}
 	if res := get("other.acme.example", "/install/linux"); res.StatusCode != 404 {
 		t.Fatalf("unknown hostname: %d", res.StatusCode)

@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"docsd/internal/account"
@@ -30,6 +31,8 @@ import (
 	"docsd/internal/paging"
 	"docsd/internal/search"
 	"docsd/internal/site"
+	"docsd/internal/sitehttp"
+	"docsd/internal/sitepub"
 	"docsd/internal/space"
 	"docsd/internal/store"
 )
@@ -132,6 +135,9 @@ func (a *App) Listen() error {
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
 		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
 		PDF: a.PDF, ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
+		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
+			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
+			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}},
 	}
 	if a.DB.Engine == store.SQLite {
 		deps.Generation = a.DB.Generation

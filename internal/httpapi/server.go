@@ -22,6 +22,7 @@ import (
 	"docsd/internal/paging"
 	"docsd/internal/search"
 	"docsd/internal/site"
+	"docsd/internal/sitehttp"
 	"docsd/internal/space"
 	"docsd/internal/wire"
 )
@@ -45,6 +46,7 @@ type Deps struct {
 	ImportSyncPages int
 	Sites           *site.Service
 	Search          *search.Service
+	PublishedSites  *sitehttp.Handler // readers' side of sites, outside the API
 	// Ready reports whether the server can serve traffic (the database answers).
 	Ready func(ctx context.Context) error
 	// Generation detects database changes for the GET answer cache (see respcache.go);
@@ -108,7 +110,8 @@ func New(d Deps) *Server {
 	s.permissionRoutes()
 	s.siteRoutes()
 	s.searchRoutes()
-	s.handler = s.outer(http.HandlerFunc(s.dispatch))
+	s.publishedSiteRoutes()
+	s.handler = s.outer(s.siteHosts(http.HandlerFunc(s.dispatch)))
 	return s
 }
 

@@ -31,8 +31,9 @@ import contentReads from './checks/content-reads.mjs';
 import pdf from './checks/pdf.mjs';
 import sites from './checks/sites.mjs';
 import search from './checks/search.mjs';
+import publishedSites from './checks/published-sites.mjs';
 
-const groups = [errors, users, orgs, emailDomains, join, members, teams, saml, agent, invites, spaces, collections, changeRequests, comments, contentReads, pdf, sites, search];
+const groups = [errors, users, orgs, emailDomains, join, members, teams, saml, agent, invites, spaces, collections, changeRequests, comments, contentReads, pdf, sites, search, publishedSites];
 
 // A hung request must fail its check, not the whole run.
 const CHECK_TIMEOUT_MS = 15_000;

@@ -1,0 +1,185 @@
+// Package sitehttp serves published docs sites to readers: at
+// /sites/{organizationId}/{basename}/ under the server, and at a site's custom hostname when
+// a request arrives with it. It is not part of the JSON API: no API token, HTML answers, and
+// readers admitted by the site's visibility (share keys, visitor tokens) rather than by roles.
+package sitehttp
+
+import (
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"docsd/internal/apperr"
+	"docsd/internal/blob"
+	"docsd/internal/content"
+	"docsd/internal/sitepub"
+)
+
+// PathPrefix is where sites answer under the server: /sites/{organizationId}/{basename}/.
+const PathPrefix = "/sites/"
+
+// Handler serves published sites.
+type Handler struct {
+	Sites   *sitepub.Service
+	Content *content.Service
+	Blobs   blob.Store
+	Log     *slog.Logger
+	// Search finds pages for the search box; nil searches page titles and descriptions.
+	Search Searcher
+	// SecureCookies marks the cookies that remember share keys and visitor tokens Secure even
+	// on plain-HTTP requests: the server is reached over HTTPS through a proxy.
+	SecureCookies bool
+}
+
+// ServeHTTP serves the site named by the request's {organizationId} and {basename} path
+// values (see site.PublishedPath), at {path}.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h == nil || h.Sites == nil {
+		h.fail(w, r, errNoSite(r))
+		return
+	}
+	orgID, basename := r.PathValue("organizationId"), r.PathValue("basename")
+	st, err := h.Sites.Site(r.Context(), orgID, basename)
+	if err != nil {
+		if isNotFound(err) {
+			// One answer for absent, unpublished and refused sites: a reader learns nothing
+			// of the sites they may not read.
+			err = errNoSite(r)
+		}
+		h.fail(w, r, err)
+		return
+	}
+	base := PathPrefix + url.PathEscape(orgID) + "/" + url.PathEscape(basename) + "/"
+	if !strings.HasPrefix(r.URL.EscapedPath(), base) {
+		// The site's address without its slash: relative links resolve against the slash.
+		http.Redirect(w, r, base+queryOf(r.URL), http.StatusMovedPermanently)
+		return
+	}
+	h.serveSite(w, r, st, base, r.PathValue("path"))
+}
+
+// Hosts serves requests whose Host is a published site's hostname, and hands every other
+// request to next. Requests for the server's own host, IP addresses and single-label names
+// never reach the database.
+func (h *Handler) Hosts(next http.Handler, ownHost string) http.Handler {
+	own := hostOnly(ownHost)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := hostOnly(r.Host)
+		if h == nil || h.Sites == nil || host == own || strings.Count(host, ".") < 2 || net.ParseIP(host) != nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		site, err := h.Sites.SiteByHostname(r.Context(), host)
+		if err != nil {
+			if !isNotFound(err) {
+				h.fail(w, r, err)
+				return
+			}
+			next.ServeHTTP(w, r)
+			return
+		}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			h.fail(w, r, apperr.New(apperr.MethodNotAllowed, "method %s is not allowed on a published site", r.Method))
+			return
+		}
+		h.serveSite(w, r, site, "/", strings.TrimPrefix(r.URL.Path, "/"))
+	})
+}
+
+func hostOnly(hostport string) string {
+	hostport = strings.ToLower(hostport)
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return strings.Trim(h, "[]")
+	}
+	return hostport
+}
+
+// serveSite answers one request for a site served at base (a URL path ending in "/"); rest
+// is the path below base.
+func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, site sitepub.Site, base, rest string) {
+	rd, done := h.admitFromQuery(w, r, site, base)
+	if done {
+		return
+	}
+	adm, err := h.Sites.Admit(r.Context(), site, rd)
+	if err != nil {
+		h.refuse(w, r, site, base, err)
+		return
+	}
+	if site.Visibility != sitepub.VisitorAuth {
+		adm.Claims.Signed = h.Sites.SignedClaims(site, rd.Token)
+	}
+	st, err := h.Sites.Structure(r.Context(), site, adm.Claims)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	v := &visit{h: h, site: site, base: base, adm: adm, st: st}
+	switch {
+	case rest == searchPath:
+		err = v.search(w, r)
+	case strings.HasPrefix(rest, filesPath):
+		err = v.file(w, r, strings.TrimPrefix(rest, filesPath))
+	default:
+		err = v.page(w, r, rest)
+	}
+	if err != nil {
+		h.fail(w, r, err)
+	}
+}
+
+// Reserved paths under a site, with a "~" no page slug starts with.
+const (
+	searchPath = "~search"
+	filesPath  = "~files/"
+)
+
+// refuse answers a reader the site does not admit: 404 for share-link sites (nothing about
+// the site leaks), a redirect to the login URL or a 401 for visitor-auth sites. Never content.
+func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, site sitepub.Site, base string, err error) {
+	var ref *sitepub.Refusal
+	if !errors.As(err, &ref) {
+		h.fail(w, r, err)
+		return
+	}
+	h.Log.Info("site reader refused", "site", site.ID, "reason", ref.Reason.Error())
+	if ref.Unauthorized {
+		clearCookie(w, r, base, tokenCookie)
+	} else {
+		clearCookie(w, r, base, shareKeyCookie)
+	}
+	if !ref.Unauthorized {
+		h.fail(w, r, errNoSite(r))
+		return
+	}
+	if ref.LoginURL != "" {
+		if u, perr := url.Parse(ref.LoginURL); perr == nil && (u.Scheme == "https" || u.Scheme == "http") {
+			q := u.Query()
+			q.Set("location", r.URL.Path)
+			u.RawQuery = q.Encode()
+			w.Header().Set("Cache-Control", "no-store")
+			http.Redirect(w, r, u.String(), http.StatusFound)
+			return
+		}
+	}
+	h.fail(w, r, apperr.New(apperr.Unauthorized, "this site needs a valid visitor token (%v)", ref.Reason))
+}
+
+func errNoSite(r *http.Request) error { return apperr.NotFoundf("no published site at %s", r.URL.Path) }
+
+func isNotFound(err error) bool {
+	var ae *apperr.Error
+	return errors.As(err, &ae) && ae.Code == apperr.NotFound
+}
+
+// queryOf is "?query" or "".
+func queryOf(u *url.URL) string {
+	if u.RawQuery == "" {
+		return ""
+	}
+	return "?" + u.RawQuery
+}

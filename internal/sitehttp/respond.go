@@ -1,0 +1,92 @@
+package sitehttp
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"strings"
+
+	"docsd/internal/apperr"
+)
+
+// securityHeaders are set on every answer of a published site. The one inline style sheet a
+// page has is allowed by its hash (see writePage); nothing may run scripts.
+func securityHeaders(h http.Header) {
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+}
+
+// writePage answers a rendered page, or 304 when the reader's copy is current. The ETag is a
+// hash of exactly what would be sent, so it changes with the content, the navigation, the
+// customization and whatever the reader's claims show them.
+func writePage(w http.ResponseWriter, r *http.Request, body []byte, styleHash string, private, noIndex bool) {
+	h := w.Header()
+	securityHeaders(h)
+	if noIndex {
+		h.Set("X-Robots-Tag", "noindex")
+	}
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src '"+styleHash+"'; img-src 'self' https: data:; "+
+		"form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+	sum := sha256.Sum256(body)
+	etag := `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`
+	h.Set("ETag", etag)
+	// Readers revalidate every time: a merge changes the page at once, and a 304 costs little.
+	if private {
+		h.Set("Cache-Control", "private, no-cache")
+	} else {
+		h.Set("Cache-Control", "public, no-cache")
+	}
+	h.Set("Vary", "Cookie")
+	if matchesETag(r.Header.Get("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
+}
+
+// matchesETag reports whether an If-None-Match header lists etag (or is "*"); weak
+// validators compare equal to strong ones, as RFC 9110 has it for If-None-Match.
+func matchesETag(header, etag string) bool {
+	for _, v := range strings.Split(header, ",") {
+		v = strings.TrimPrefix(strings.TrimSpace(v), "W/")
+		if v == "*" || v == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// fail answers an error: the API's JSON error body, or a small HTML page for a browser.
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var ae *apperr.Error
+	if !errors.As(err, &ae) {
+		if h != nil && h.Log != nil {
+			h.Log.Error("published site", "path", r.URL.Path, "err", err)
+		}
+		ae = apperr.New(apperr.Internal, "internal error")
+	}
+	status := ae.Status()
+	hd := w.Header()
+	securityHeaders(hd)
+	hd.Set("Cache-Control", "no-store")
+	if strings.Contains(r.Header.Get("Accept"), "text/html") {
+		hd.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+		hd.Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(status)
+		fmt.Fprintf(w, "<!doctype html><meta charset=utf-8><meta name=viewport content=\"width=device-width, initial-scale=1\">"+
+			"<meta name=robots content=noindex><title>%d %s</title><h1 style=\"font-family:system-ui\">%d %s</h1><p style=\"font-family:system-ui\">%s</p>\n",
+			status, http.StatusText(status), status, http.StatusText(status), template.HTMLEscapeString(ae.Message))
+		return
+	}
+	hd.Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": status, "message": ae.Message}})
+	_, _ = w.Write(append(b, '\n'))
+}

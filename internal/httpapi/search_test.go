@@ -395,3 +395,32 @@ func TestSearchLargeSpaceBesideRecentOne(t *testing.T) {
 		}
 	}
 }
+
+// A query matching more sections than one search used to rank (the 300 most recently
+// indexed) still finds the most relevant of them when it is the oldest: ranking no longer
+// depends on when a section was indexed.
+func TestSearchOldestMostRelevantFirst(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	sp := newSpace(t, e, e.Admin, e.Org, map[string]any{"title": "Many"})
+	b := newTreeBuilder().doc("best", "", "First page", "first", strings.Repeat("common word ", 20)+"and little else.\n")
+	replaceContent(t, e, e.Admin, sp, b.tree)
+	if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	filler := strings.Repeat("Other text that says much about other things. ", 3)
+	for i := range 450 {
+		b.doc(fmt.Sprintf("p%04d", i), "", fmt.Sprintf("Page %d", i), fmt.Sprintf("p%04d", i), "A common word. "+filler+"\n")
+	}
+	replaceContent(t, e, e.Admin, sp, b.tree)
+	if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	r := spaceSearch(e, e.Admin, sp, "common word").Expect(200)
+	if ids := pageIDs(r); len(ids) == 0 || ids[0] != "best" {
+		t.Fatalf("first results %v, want best first", ids[:min(len(ids), 3)])
+	}
+	if n := r.Num("count"); n < 300 {
+		t.Errorf("count %v, want every matching page up to the bound", n)
+	}
+}

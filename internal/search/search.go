@@ -42,10 +42,12 @@ type Match struct {
 	SpaceIDs []string
 	Query    Query
 	Limit    int // at most this many hits, best first
-	// Window bounds the work of a query that matches very many sections: only the Window
-	// most recently indexed of its matches are ranked. A query matching fewer is ranked
-	// exactly.
-	Window int
+	// Exact bounds the work of ranking every match: a query whose rarest term is found in at
+	// most Exact sections (or searching spaces that hold at most Exact sections) is ranked
+	// exactly, over all its matches. A query made only of more common words ranks a
+	// candidate set chosen by relevance instead (every title match, and the sections where
+	// each of its words weighs most: champion lists), where the engine keeps them.
+	Exact int
 }
 
 // Store is what search needs from the database.

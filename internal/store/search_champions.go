@@ -21,7 +21,7 @@ import (
 // for all server processes), then kept by each index update: a new section joins the lists
 // of its words where it weighs more than the list's last, and a deleted section leaves them.
 // A list that deletions have shrunk below three quarters of its size is built again.
-const championSize = 1000
+var championSize = 1000 // a variable so that tests can make lists short
 
 // prefixChampionWords is how many of the most frequent words a common prefix term draws
 // champion lists from.

@@ -5,13 +5,13 @@ import (
 	"sort"
 )
 
-// exactBound bounds the work of one search (see Match). A query with a word found in at most
-// exactBound sections (most queries: any word that is not everywhere) is ranked exactly. One
+// ExactBound bounds the work of one search (see Match). A query with a word found in at most
+// ExactBound sections (most queries: any word that is not everywhere) is ranked exactly. One
 // made only of words found nearly everywhere ("the", "and") ranks, on SQLite, its title
 // matches and the sections where each of its words weighs most by BM25 (champion lists, see
 // the store): a section outside every list could only rank first if none of the query's
 // words stood out in it; the benchmark's recall@20 measures what this loses.
-const exactBound = 2000
+const ExactBound = 2000
 
 // MaxSections is the most sections one search considers, best first, before grouping them by
 // page and space.
@@ -62,7 +62,7 @@ func (s *Service) Search(ctx context.Context, spaceIDs []string, query string) (
 		live = append(live, id)
 	}
 	sort.Strings(live)
-	hits, err := s.store.Search(ctx, Match{SpaceIDs: live, Query: q, Limit: MaxSections, Exact: exactBound})
+	hits, err := s.store.Search(ctx, Match{SpaceIDs: live, Query: q, Limit: MaxSections, Exact: ExactBound})
 	if err != nil {
 		return nil, err
 	}

@@ -81,10 +81,17 @@ func (s *Service) Refresh(ctx context.Context, spaceID string, maxPages int) err
 			return err
 		}
 		done, err := s.store.ApplyIndex(ctx, s.clock.Now(), spaceID, from, to, all, append(changed, removed...), rows)
-		if err != nil || done {
+		if err != nil {
 			return err
 		}
-		// Another indexer moved the index meanwhile: look again from where it left it.
+		if !done {
+			continue // another indexer moved the index meanwhile: look again from where it left it
+		}
+		if len(rows) >= ExactBound/2 {
+			// So many new sections may have made many words common at once.
+			return s.store.PrepareRanking(ctx, ExactBound)
+		}
+		return nil
 	}
 	return fmt.Errorf("search index of space %s: kept losing the race to other indexers", spaceID)
 }

@@ -64,6 +64,9 @@ type Store interface {
 	// is true) by rows and records that the index is at revision to, provided it is still at
 	// from; ok is false, with nothing written, when another indexer moved it first.
 	ApplyIndex(ctx context.Context, now time.Time, spaceID, from, to string, all bool, pages []string, rows []Row) (ok bool, err error)
+	// PrepareRanking readies the index for queries of words found in more than common
+	// sections, after a large update; see Match.Exact.
+	PrepareRanking(ctx context.Context, common int) error
 	// Search returns the best hits of m, best first.
 	Search(ctx context.Context, m Match) ([]Hit, error)
 }

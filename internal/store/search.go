@@ -156,6 +156,9 @@ func deleteSections(ctx context.Context, q *Q, spaceID string, pages []string) e
 		if _, err := q.Exec(ctx, `DELETE FROM search_champions WHERE section_id IN (SELECT id FROM search_sections WHERE `+where+`)`, args...); err != nil {
 			return err
 		}
+		if _, err := q.Exec(ctx, `DELETE FROM search_title_fts WHERE rowid IN (SELECT id FROM search_sections WHERE `+where+`)`, args...); err != nil {
+			return err
+		}
 		if _, err := q.Exec(ctx, `DELETE FROM search_fts WHERE rowid IN (SELECT id FROM search_sections WHERE `+where+`)`, args...); err != nil {
 			return err
 		}

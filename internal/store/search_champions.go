@@ -1,6 +1,7 @@
 package store
 
 import (
+	"container/heap"
 	"context"
 	"slices"
 	"strconv"
@@ -36,19 +37,20 @@ type champion struct {
 // them, and its words' champion lists. The spaces searched hold most of the index (allowed
 // names them), so the global lists hold enough of their sections.
 func (s *Searches) championCandidates(ctx context.Context, q *Q, m search.Match, allowed map[string]bool, scorer *search.Scorer) ([]scored, error) {
-	found, err := candidates(ctx, q, ftsExpressionIn(m, false, "title"), allowed, scorer)
+	titled, err := sectionIDs(ctx, q, `SELECT rowid FROM search_title_fts WHERE search_title_fts MATCH ?`, ftsExpressionIn(m, false, ""))
 	if err != nil {
 		return nil, err
 	}
-	seen := make(map[int64]bool, len(found))
-	for _, f := range found {
-		seen[f.id] = true
+	seen := make(map[int64]bool, len(titled))
+	var ids []string
+	for _, id := range titled {
+		seen[id] = true
+		ids = append(ids, strconv.FormatInt(id, 10))
 	}
 	words, err := s.championWords(ctx, q, m.Query)
 	if err != nil {
 		return nil, err
 	}
-	var ids []string
 	for _, w := range words {
 		list, err := s.championList(ctx, q, w)
 		if err != nil {
@@ -61,6 +63,7 @@ func (s *Searches) championCandidates(ctx context.Context, q *Q, m search.Match,
 			}
 		}
 	}
+	var found []scored
 	for start := 0; start < len(ids); start += 500 {
 		list, args := inList(ids[start:min(start+500, len(ids))])
 		rows, err := q.Query(ctx, `SELECT rowid, scope, title, body FROM search_fts WHERE rowid IN (`+list+`)`, args...)
@@ -269,4 +272,88 @@ func sectionIDs(ctx context.Context, q *Q, query string, args ...any) ([]int64, 
 		out = append(out, id)
 	}
 	return out, rows.Err()
+}
+
+// PrepareRanking builds, in one pass over the index, the champion lists missing for words
+// found in more than common sections. A large index update (an import) may make many words
+// common at once, and building their lists one by one when queries first need them would
+// cost those queries a pass over each word's matches; it runs after such updates, in the
+// index job. PostgreSQL keeps no lists.
+func (s *Searches) PrepareRanking(ctx context.Context, common int) error {
+	if s.DB.Engine != SQLite {
+		return nil
+	}
+	return s.DB.Write(ctx, time.Now(), func(q *Q) error {
+		rows, err := q.Query(ctx, `SELECT term FROM search_vocab WHERE doc > ?
+			EXCEPT SELECT DISTINCT term FROM search_champions`, common)
+		if err != nil {
+			return err
+		}
+		lists := map[string]*championHeap{}
+		for rows.Next() {
+			var term string
+			if err := rows.Scan(&term); err != nil {
+				rows.Close()
+				return err
+			}
+			lists[term] = &championHeap{}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil || len(lists) == 0 {
+			return err
+		}
+		avg, err := averageWords(ctx, q)
+		if err != nil {
+			return err
+		}
+		rows, err = q.Query(ctx, `SELECT rowid, title, body FROM search_fts`)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id int64
+			var title, body string
+			if err := rows.Scan(&id, &title, &body); err != nil {
+				rows.Close()
+				return err
+			}
+			for w, weight := range search.TermWeights(title, body, avg) {
+				if h := lists[w]; h != nil {
+					h.offer(champion{section: id, weight: weight})
+				}
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		out := make(map[string][]champion, len(lists))
+		for w, h := range lists {
+			out[w] = *h
+		}
+		return insertChampions(ctx, q, out)
+	})
+}
+
+// championHeap keeps the championSize heaviest sections offered, lightest first (a min-heap).
+type championHeap []champion
+
+func (h *championHeap) offer(c champion) {
+	if len(*h) < championSize {
+		heap.Push(h, c)
+	} else if c.weight > (*h)[0].weight {
+		(*h)[0] = c
+		heap.Fix(h, 0)
+	}
+}
+
+func (h championHeap) Len() int           { return len(h) }
+func (h championHeap) Less(i, j int) bool { return h[i].weight < h[j].weight }
+func (h championHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *championHeap) Push(x any)        { *h = append(*h, x.(champion)) }
+func (h *championHeap) Pop() any {
+	old := *h
+	c := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return c
 }

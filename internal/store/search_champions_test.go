@@ -68,6 +68,37 @@ func TestSearchChampionLists(t *testing.T) {
 		t.Fatalf("alpha's list holds %d sections (%v), want 20", listed, err)
 	}
 
+	// Lists built in one pass after a large update weigh as those built on first use.
+	weights := func() []float64 {
+		t.Helper()
+		rows, err := db.Read().Query(ctx, `SELECT weight FROM search_champions WHERE term IN ('alpha', 'beta') ORDER BY term, weight`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []float64
+		for rows.Next() {
+			var w float64
+			rows.Scan(&w)
+			out = append(out, w)
+		}
+		return out
+	}
+	lazy := weights()
+	if err := db.Write(ctx, time.Now(), func(q *Q) error {
+		_, err := q.Exec(ctx, `DELETE FROM search_champions`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PrepareRanking(ctx, 50); err != nil {
+		t.Fatal(err)
+	}
+	if bulk := weights(); len(lazy) != 40 || !slices.Equal(bulk, lazy) {
+		t.Fatalf("lists built in one pass %v, on first use %v", bulk, lazy)
+	}
+	check("titled", "old")
+
 	apply("r2", "r3", []string{"heavy"}, row("heavy", "Heavy", strings.Repeat("alpha beta ", 30)))
 	check("titled", "heavy", "old")
 

@@ -30,7 +30,8 @@ func ftsExpression(m search.Match, scoped bool) string {
 	return ftsExpressionIn(m, scoped, "title body")
 }
 
-// ftsExpressionIn is ftsExpression matching only in the given columns.
+// ftsExpressionIn is ftsExpression matching only in the given columns ("" for a table
+// without scope and column filter).
 func ftsExpressionIn(m search.Match, scoped bool, columns string) string {
 	var b strings.Builder
 	if scoped {
@@ -43,7 +44,10 @@ func ftsExpressionIn(m search.Match, scoped bool, columns string) string {
 		}
 		b.WriteString(") AND ")
 	}
-	b.WriteString("{" + columns + "} : (")
+	if columns != "" {
+		b.WriteString("{" + columns + "} : ")
+	}
+	b.WriteString("(")
 	for i, t := range m.Query.Terms {
 		if i > 0 {
 			b.WriteString(" AND ")
@@ -91,15 +95,27 @@ func (s *Searches) searchSQLite(ctx context.Context, m search.Match) ([]search.H
 			allowed[scopeToken(id)] = true
 		}
 	}
+	expr := ftsExpression(m, !most)
+	exact := slices.Min(df) <= m.Exact || inScope <= int64(m.Exact) || !most
+	if !exact {
+		// Common words may still rarely occur together: count the matches (FTS5 reads only
+		// doclists for that, not the sections' text), up to the bound.
+		var n int
+		err := q.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT ?)`,
+			expr, m.Exact+1).Scan(&n)
+		if err != nil {
+			return nil, err
+		}
+		exact = n <= m.Exact
+	}
 	var found []scored
-	switch {
-	case slices.Min(df) <= m.Exact || inScope <= int64(m.Exact) || !most:
-		// Exact: every match is ranked. Its rarest term bounds their number, or the spaces'
-		// size; a search of spaces holding a minority of the index, larger than Exact, with
-		// only common words, is the one case where that costs more than Exact sections: the
-		// champion lists are global, and could hold too few of those spaces' sections.
-		found, err = candidates(ctx, q, ftsExpression(m, !most), allowed, scorer)
-	default:
+	if exact {
+		// Every match is ranked: at most Exact of them, or the spaces' size. A search of spaces
+		// holding a minority of the index, larger than Exact, with only common words, is the
+		// one case where that costs more than Exact sections: the champion lists are global,
+		// and could hold too few of those spaces' sections.
+		found, err = candidates(ctx, q, expr, allowed, scorer)
+	} else {
 		found, err = s.championCandidates(ctx, q, m, allowed, scorer)
 	}
 	if err != nil {
@@ -319,6 +335,13 @@ func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) (int64, 
 			return 0, err
 		}
 		if _, err := q.Exec(ctx, `INSERT INTO search_fts (rowid, scope, title, body) VALUES `+valuesList(len(part), 4, ""), fts...); err != nil {
+			return 0, err
+		}
+		titles := make([]any, 0, 2*len(part))
+		for i := 0; i < len(fts); i += 4 {
+			titles = append(titles, fts[i], fts[i+2])
+		}
+		if _, err := q.Exec(ctx, `INSERT INTO search_title_fts (rowid, title) VALUES `+valuesList(len(part), 2, ""), titles...); err != nil {
 			return 0, err
 		}
 	}

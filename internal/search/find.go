@@ -5,12 +5,12 @@ import (
 	"sort"
 )
 
-// ExactBound bounds the work of one search (see Match). A query with a word found in at most
-// ExactBound sections (most queries: any word that is not everywhere) is ranked exactly. One
-// made only of words found nearly everywhere ("the", "and") ranks, on SQLite, its title
-// matches and the sections where each of its words weighs most by BM25 (champion lists, see
-// the store): a section outside every list could only rank first if none of the query's
-// words stood out in it; the benchmark's recall@20 measures what this loses.
+// ExactBound bounds the work of one search (see Match). A query matching at most ExactBound
+// sections (most queries: any with a word that is not everywhere) is ranked exactly. One
+// matching more, made only of words found nearly everywhere ("the", "and"), ranks on SQLite
+// its title matches and the sections where each of its words weighs most by BM25 (champion
+// lists, see the store): a section outside every list could only rank first if none of the
+// query's words stood out in it; the benchmark's recall@20 measures what this loses.
 const ExactBound = 2000
 
 // MaxSections is the most sections one search considers, best first, before grouping them by

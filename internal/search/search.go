@@ -42,11 +42,11 @@ type Match struct {
 	SpaceIDs []string
 	Query    Query
 	Limit    int // at most this many hits, best first
-	// Exact bounds the work of ranking every match: a query whose rarest term is found in at
-	// most Exact sections (or searching spaces that hold at most Exact sections) is ranked
-	// exactly, over all its matches. A query made only of more common words ranks a
-	// candidate set chosen by relevance instead (every title match, and the sections where
-	// each of its words weighs most: champion lists), where the engine keeps them.
+	// Exact bounds the work of ranking every match: a query matching at most Exact sections
+	// (or searching spaces that hold at most Exact sections) is ranked exactly, over all its
+	// matches. A query matching more, made only of common words, ranks a candidate set chosen
+	// by relevance instead (every title match, and the sections where each of its words
+	// weighs most: champion lists), where the engine keeps them.
 	Exact int
 }
 

@@ -87,8 +87,10 @@ func (s *Service) Refresh(ctx context.Context, spaceID string, maxPages int) err
 		if !done {
 			continue // another indexer moved the index meanwhile: look again from where it left it
 		}
-		if len(rows) >= ExactBound/2 {
-			// So many new sections may have made many words common at once.
+		if maxPages == 0 && len(rows) >= ExactBound/2 {
+			// So many new sections may have made many words common at once: ready their
+			// ranking here, in the job, rather than in the first queries that use them. (An
+			// update small enough to index inline adds too few sections for that to matter.)
 			return s.store.PrepareRanking(ctx, ExactBound)
 		}
 		return nil

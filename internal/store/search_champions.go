@@ -21,7 +21,9 @@ import (
 // A list is built the first time a query needs it (one pass over the word's matches, once
 // for all server processes), then kept by each index update: a new section joins the lists
 // of its words where it weighs more than the list's last, and a deleted section leaves them.
-// A list that deletions have shrunk below three quarters of its size is built again.
+// A list that deletions have shrunk below three quarters of its size is built again. Weights
+// are computed with the index's average section length at the time, which drifts slowly:
+// lists order sections closely enough to choose candidates, which are then scored exactly.
 var championSize = 1000 // a variable so that tests can make lists short
 
 // prefixChampionWords is how many of the most frequent words a common prefix term draws

@@ -34,6 +34,7 @@ type sample struct {
 	class     int
 	ours, raw time.Duration
 	found     bool
+	recall    float64 // recall@20 of the answer's first pages against exact ranking
 }
 
 type queryResults struct {
@@ -91,6 +92,9 @@ func (b *bench) measureQueries(ctx context.Context) (queryResults, error) {
 		}
 		var list struct {
 			Count int `json:"count"`
+			Items []struct {
+				ID string `json:"id"`
+			} `json:"items"`
 		}
 		if err := json.Unmarshal(body, &list); err != nil {
 			return res, err
@@ -104,9 +108,19 @@ func (b *bench) measureQueries(ctx context.Context) (queryResults, error) {
 		}
 		rows.Close()
 		rawTime := time.Since(start)
-		if i >= len(warm) {
-			res.samples = append(res.samples, sample{class: q.class, ours: ours, raw: rawTime, found: list.Count > 0})
+		if i < len(warm) {
+			continue
 		}
+		var first []string
+		for _, it := range list.Items[:min(len(list.Items), recallAt)] {
+			first = append(first, it.ID)
+		}
+		exact, err := exactRanking(ctx, raw, b.big, q.q, recallAt)
+		if err != nil {
+			return res, err
+		}
+		res.samples = append(res.samples, sample{class: q.class, ours: ours, raw: rawTime, found: list.Count > 0,
+			recall: recall(first, exact)})
 	}
 	return res, nil
 }

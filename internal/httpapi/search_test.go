@@ -395,3 +395,69 @@ func TestSearchLargeSpaceBesideRecentOne(t *testing.T) {
 		}
 	}
 }
+
+// A query matching more sections than one search used to rank (the 300 most recently
+// indexed) still finds the most relevant of them when it is the oldest: ranking no longer
+// depends on when a section was indexed.
+func TestSearchOldestMostRelevantFirst(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	sp := newSpace(t, e, e.Admin, e.Org, map[string]any{"title": "Many"})
+	b := newTreeBuilder().doc("best", "", "First page", "first", strings.Repeat("common word ", 20)+"and little else.\n")
+	replaceContent(t, e, e.Admin, sp, b.tree)
+	if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	filler := strings.Repeat("Other text that says much about other things. ", 3)
+	for i := range 450 {
+		b.doc(fmt.Sprintf("p%04d", i), "", fmt.Sprintf("Page %d", i), fmt.Sprintf("p%04d", i), "A common word. "+filler+"\n")
+	}
+	replaceContent(t, e, e.Admin, sp, b.tree)
+	if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	r := spaceSearch(e, e.Admin, sp, "common word").Expect(200)
+	if ids := pageIDs(r); len(ids) == 0 || ids[0] != "best" {
+		t.Fatalf("first results %v, want best first", ids[:min(len(ids), 3)])
+	}
+	if n := r.Num("count"); n < 300 {
+		t.Errorf("count %v, want every matching page up to the bound", n)
+	}
+}
+
+// A query of words found in more sections than are ranked exactly (search.ExactBound) ranks
+// champion lists and title matches on SQLite: the index job builds the lists after a large
+// update, and the heaviest section, indexed first, and a title match both come first.
+func TestSearchCommonWordsChampionLists(t *testing.T) {
+	if apitest.Engine() != "sqlite" {
+		t.Skip("PostgreSQL keeps no champion lists")
+	}
+	t.Parallel()
+	e := apitest.New(t)
+	sp := newSpace(t, e, e.Admin, e.Org, map[string]any{"title": "Common"})
+	b := newTreeBuilder().doc("best", "", "First page", "first", strings.Repeat("common word ", 20)+"and little else.\n")
+	replaceContent(t, e, e.Admin, sp, b.tree)
+	if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	filler := strings.Repeat("Other text that says much about other things. ", 3)
+	pages := search.ExactBound/2 + 50
+	for i := range pages {
+		b.doc(fmt.Sprintf("p%04d", i), "", fmt.Sprintf("Page %d", i), fmt.Sprintf("p%04d", i),
+			"A common word. "+filler+"\n\n## More\n\nAnother common word. "+filler+"\n")
+	}
+	// Long enough for its title's words to weigh less than a short body's: not a champion.
+	b.doc("titled", "", "Common word", "titled", strings.Repeat(filler, 40)+"\n")
+	replaceContent(t, e, e.Admin, sp, b.tree)
+	if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	var listed int
+	if err := e.App.DB.Read().QueryRow(t.Context(), `SELECT COUNT(*) FROM search_champions WHERE term = 'common'`).Scan(&listed); err != nil || listed == 0 {
+		t.Fatalf("no champion list for 'common' after a large update (%d, %v)", listed, err)
+	}
+	r := spaceSearch(e, e.Admin, sp, "common word").Expect(200)
+	if ids := pageIDs(r); len(ids) < 2 || ids[0] != "titled" || ids[1] != "best" {
+		t.Fatalf("first results %v, want titled then best", ids[:min(len(ids), 3)])
+	}
+}

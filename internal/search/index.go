@@ -81,10 +81,19 @@ func (s *Service) Refresh(ctx context.Context, spaceID string, maxPages int) err
 			return err
 		}
 		done, err := s.store.ApplyIndex(ctx, s.clock.Now(), spaceID, from, to, all, append(changed, removed...), rows)
-		if err != nil || done {
+		if err != nil {
 			return err
 		}
-		// Another indexer moved the index meanwhile: look again from where it left it.
+		if !done {
+			continue // another indexer moved the index meanwhile: look again from where it left it
+		}
+		if maxPages == 0 && len(rows) >= ExactBound/2 {
+			// So many new sections may have made many words common at once: ready their
+			// ranking here, in the job, rather than in the first queries that use them. (An
+			// update small enough to index inline adds too few sections for that to matter.)
+			return s.store.PrepareRanking(ctx, ExactBound)
+		}
+		return nil
 	}
 	return fmt.Errorf("search index of space %s: kept losing the race to other indexers", spaceID)
 }

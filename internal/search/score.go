@@ -42,15 +42,59 @@ func NewScorer(q Query, c Corpus, docFreq []int) *Scorer {
 // Score returns whether every term occurs in the title, and the section's BM25 score (higher
 // is better). title and body are words separated by single spaces, as IndexText makes them.
 func (s *Scorer) Score(title, body string) (inTitle bool, score float64) {
+	_, inTitle, score = s.Match(title, body)
+	return inTitle, score
+}
+
+// Match is Score that also reports whether the section holds every term, for candidates
+// that did not come from the full-text index's own matching (champion lists).
+func (s *Scorer) Match(title, body string) (all, inTitle bool, score float64) {
 	length := float64(WordCount(title) + WordCount(body))
-	inTitle = true
+	all, inTitle = true, true
 	for i, t := range s.terms {
 		ft := occurrences(title, t)
 		inTitle = inTitle && ft > 0
-		tf := float64(titleWeight*ft + occurrences(body, t))
-		score += s.idf[i] * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*length/s.avgLen))
+		n := titleWeight*ft + occurrences(body, t)
+		all = all && n > 0
+		score += s.idf[i] * tfFactor(float64(n), length, s.avgLen)
 	}
-	return inTitle, score
+	return all, inTitle, score
+}
+
+// tfFactor is the part of a term's BM25 score that depends on the section: its idf aside,
+// a term weighs tfFactor in a section where it counts tf times among length words.
+func tfFactor(tf, length, avgLen float64) float64 {
+	return tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*length/avgLen))
+}
+
+// WordWeight returns the tfFactor of word w in a section (see TermWeights).
+func WordWeight(title, body, w string, avgWords float64) float64 {
+	t := Term{Words: []string{w}}
+	n := titleWeight*occurrences(title, t) + occurrences(body, t)
+	return tfFactor(float64(n), float64(WordCount(title)+WordCount(body)), max(avgWords, 1))
+}
+
+// TermWeights returns, for each distinct word of a section, its BM25 term-frequency factor
+// (tfFactor): within one word's matches, the order of their BM25 scores for that word. The
+// store keeps champion lists by it. title and body are as IndexText makes them.
+func TermWeights(title, body string, avgWords float64) map[string]float64 {
+	counts := map[string]int{}
+	for w := range strings.SplitSeq(title, " ") {
+		if w != "" {
+			counts[w] += titleWeight
+		}
+	}
+	for w := range strings.SplitSeq(body, " ") {
+		if w != "" {
+			counts[w]++
+		}
+	}
+	length := float64(WordCount(title) + WordCount(body))
+	out := make(map[string]float64, len(counts))
+	for w, n := range counts {
+		out[w] = tfFactor(float64(n), length, max(avgWords, 1))
+	}
+	return out
 }
 
 // WordCount counts the words of text as IndexText makes it.

@@ -42,10 +42,12 @@ type Match struct {
 	SpaceIDs []string
 	Query    Query
 	Limit    int // at most this many hits, best first
-	// Window bounds the work of a query that matches very many sections: only the Window
-	// most recently indexed of its matches are ranked. A query matching fewer is ranked
-	// exactly.
-	Window int
+	// Exact bounds the work of ranking every match: a query matching at most Exact sections
+	// (or searching spaces that hold at most Exact sections) is ranked exactly, over all its
+	// matches. A query matching more, made only of common words, ranks a candidate set chosen
+	// by relevance instead (every title match, and the sections where each of its words
+	// weighs most: champion lists), where the engine keeps them.
+	Exact int
 }
 
 // Store is what search needs from the database.
@@ -62,6 +64,9 @@ type Store interface {
 	// is true) by rows and records that the index is at revision to, provided it is still at
 	// from; ok is false, with nothing written, when another indexer moved it first.
 	ApplyIndex(ctx context.Context, now time.Time, spaceID, from, to string, all bool, pages []string, rows []Row) (ok bool, err error)
+	// PrepareRanking readies the index for queries of words found in more than common
+	// sections, after a large update; see Match.Exact.
+	PrepareRanking(ctx context.Context, common int) error
 	// Search returns the best hits of m, best first.
 	Search(ctx context.Context, m Match) ([]Hit, error)
 }

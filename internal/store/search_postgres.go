@@ -33,14 +33,15 @@ func tsQuery(q search.Query, weight string) string {
 	return strings.Join(terms, " & ")
 }
 
-// searchPostgres ranks with ts_rank over at most m.Window matches: when more match, over the
-// most recent m.Window of them, found first by id.
+// searchPostgres ranks with ts_rank over every match when at most m.Exact sections match;
+// when more do, over the most recent m.Exact of them, found first by id (PostgreSQL keeps
+// no champion lists: see migration 00061).
 func searchPostgres(ctx context.Context, q *Q, m search.Match) ([]search.Hit, error) {
 	list, args := inList(m.SpaceIDs)
 	query := tsQuery(m.Query, "")
 	var floor int64
 	err := q.QueryRow(ctx, `SELECT id FROM search_sections WHERE space_id IN (`+list+`)
-		AND words @@ to_tsquery('simple', ?) ORDER BY id DESC LIMIT 1 OFFSET ?`, append(args, query, m.Window-1)...).Scan(&floor)
+		AND words @@ to_tsquery('simple', ?) ORDER BY id DESC LIMIT 1 OFFSET ?`, append(args, query, m.Exact-1)...).Scan(&floor)
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, err
 	}

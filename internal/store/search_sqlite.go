@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/hex"
 	"slices"
 	"strconv"
@@ -26,6 +27,12 @@ func scopeToken(spaceID string) string { return "s" + hex.EncodeToString([]byte(
 // letters and digits), so nothing the user typed is read as FTS5 syntax.
 // Without scoped, the expression matches in every space.
 func ftsExpression(m search.Match, scoped bool) string {
+	return ftsExpressionIn(m, scoped, "title body")
+}
+
+// ftsExpressionIn is ftsExpression matching only in the given columns ("" for a table
+// without scope and column filter).
+func ftsExpressionIn(m search.Match, scoped bool, columns string) string {
 	var b strings.Builder
 	if scoped {
 		b.WriteString("scope : (")
@@ -37,7 +44,10 @@ func ftsExpression(m search.Match, scoped bool) string {
 		}
 		b.WriteString(") AND ")
 	}
-	b.WriteString("{title body} : (")
+	if columns != "" {
+		b.WriteString("{" + columns + "} : ")
+	}
+	b.WriteString("(")
 	for i, t := range m.Query.Terms {
 		if i > 0 {
 			b.WriteString(" AND ")
@@ -72,29 +82,44 @@ func (s *Searches) searchSQLite(ctx context.Context, m search.Match) ([]search.H
 	scorer := search.NewScorer(m.Query, corpus, df)
 	// The scope token makes FTS5 skip other spaces' sections, at the price of walking the
 	// scope's own doclist beside the query's. When the spaces searched hold most of the
-	// index it filters little, so the sections of other spaces are skipped here instead,
-	// reading up to twice the window; if other spaces' sections still fill that read (they
-	// may be the most recent ones), the search runs again with the scope token.
+	// index it filters little, so the sections of other spaces are skipped here instead.
 	inScope, err := scopeSections(ctx, q, m.SpaceIDs)
 	if err != nil {
 		return nil, err
 	}
-	var found []scored
-	complete := false
-	if corpus.Sections > 0 && 2*inScope >= int64(corpus.Sections) {
-		allowed := make(map[string]bool, len(m.SpaceIDs))
+	most := corpus.Sections > 0 && 2*inScope >= int64(corpus.Sections)
+	var allowed map[string]bool
+	if most {
+		allowed = make(map[string]bool, len(m.SpaceIDs))
 		for _, id := range m.SpaceIDs {
 			allowed[scopeToken(id)] = true
 		}
-		found, complete, err = candidates(ctx, q, ftsExpression(m, false), 2*m.Window, m.Window, allowed, scorer)
+	}
+	expr := ftsExpression(m, !most)
+	exact := slices.Min(df) <= m.Exact || inScope <= int64(m.Exact) || !most
+	if !exact {
+		// Common words may still rarely occur together: count the matches (FTS5 reads only
+		// doclists for that, not the sections' text), up to the bound.
+		var n int
+		err := q.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT ?)`,
+			expr, m.Exact+1).Scan(&n)
 		if err != nil {
 			return nil, err
 		}
+		exact = n <= m.Exact
 	}
-	if !complete {
-		if found, _, err = candidates(ctx, q, ftsExpression(m, true), m.Window, m.Window, nil, scorer); err != nil {
-			return nil, err
-		}
+	var found []scored
+	if exact {
+		// Every match is ranked: at most Exact of them, or the spaces' size. A search of spaces
+		// holding a minority of the index, larger than Exact, with only common words, is the
+		// one case where that costs more than Exact sections: the champion lists are global,
+		// and could hold too few of those spaces' sections.
+		found, err = candidates(ctx, q, expr, allowed, scorer)
+	} else {
+		found, err = s.championCandidates(ctx, q, m, allowed, scorer)
+	}
+	if err != nil {
+		return nil, err
 	}
 	slices.SortFunc(found, func(a, b scored) int {
 		switch {
@@ -144,31 +169,38 @@ func scopeSections(ctx context.Context, q *Q, spaceIDs []string) (int64, error) 
 	return total, nil
 }
 
-// candidates reads up to limit of the most recent sections matching expr and scores those of
-// the allowed scopes (all when allowed is nil), keeping at most want. complete is false when
-// the read ended at limit with fewer than want kept: more matches may follow.
-func candidates(ctx context.Context, q *Q, expr string, limit, want int, allowed map[string]bool, scorer *search.Scorer) (found []scored, complete bool, err error) {
-	rows, err := q.Query(ctx, `SELECT rowid, scope, title, body FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?`,
-		expr, limit)
+// candidates scores every section matching expr, of the allowed scopes (all when allowed is
+// nil).
+func candidates(ctx context.Context, q *Q, expr string, allowed map[string]bool, scorer *search.Scorer) ([]scored, error) {
+	rows, err := q.Query(ctx, `SELECT rowid, scope, title, body FROM search_fts WHERE search_fts MATCH ?`, expr)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
+	return scoreRows(rows, allowed, false, scorer)
+}
+
+// scoreRows scores rows of (rowid, scope, title, body), keeping those of the allowed scopes
+// and, when verify is set, those holding every term (rows FTS5 did not match itself).
+func scoreRows(rows *sql.Rows, allowed map[string]bool, verify bool, scorer *search.Scorer) ([]scored, error) {
 	defer rows.Close()
-	read := 0
-	for len(found) < want && rows.Next() {
-		read++
+	var found []scored
+	for rows.Next() {
 		var c scored
 		var scope, title, body string
 		if err := rows.Scan(&c.id, &scope, &title, &body); err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		if allowed != nil && !allowed[scope] {
 			continue
 		}
-		c.inTitle, c.score = scorer.Score(title, body)
+		var all bool
+		all, c.inTitle, c.score = scorer.Match(title, body)
+		if verify && !all {
+			continue
+		}
 		found = append(found, c)
 	}
-	return found, len(found) == want || read < limit, rows.Err()
+	return found, rows.Err()
 }
 
 // maxPrefixTerms bounds the words a prefix's document frequency adds up (an upper bound is
@@ -266,8 +298,8 @@ func (c *searchStats) corpusOf(ctx context.Context, q *Q) (search.Corpus, error)
 }
 
 // insertSectionsSQLite numbers new sections after the highest existing id (write
-// transactions are serialized), so recently indexed sections have the highest rowids, as
-// search.Match.Window expects, and both tables are filled with multi-row inserts.
+// transactions are serialized), fills both tables with multi-row inserts, and adds the new
+// sections to the champion lists where they belong.
 func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) (int64, error) {
 	var words int64
 	if len(rows) == 0 {
@@ -277,6 +309,11 @@ func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) (int64, 
 	if err := q.QueryRow(ctx, `SELECT COALESCE(MAX(id), 0) FROM search_sections`).Scan(&next); err != nil {
 		return 0, err
 	}
+	avg, err := averageWords(ctx, q)
+	if err != nil {
+		return 0, err
+	}
+	weights := map[string][]champion{}
 	const batch = 100
 	for start := 0; start < len(rows); start += batch {
 		part := rows[start:min(start+batch, len(rows))]
@@ -289,6 +326,9 @@ func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) (int64, 
 				search.WordCount(title)+search.WordCount(body))
 			words += int64(search.WordCount(title) + search.WordCount(body))
 			fts = append(fts, next, scopeToken(r.SpaceID), title, body)
+			for w, weight := range search.TermWeights(title, body, avg) {
+				weights[w] = append(weights[w], champion{section: next, weight: weight})
+			}
 		}
 		if _, err := q.Exec(ctx, `INSERT INTO search_sections (id, space_id, page_id, position, section_id, title, body, word_count) VALUES `+
 			valuesList(len(part), 8, ""), sections...); err != nil {
@@ -297,6 +337,13 @@ func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) (int64, 
 		if _, err := q.Exec(ctx, `INSERT INTO search_fts (rowid, scope, title, body) VALUES `+valuesList(len(part), 4, ""), fts...); err != nil {
 			return 0, err
 		}
+		titles := make([]any, 0, 2*len(part))
+		for i := 0; i < len(fts); i += 4 {
+			titles = append(titles, fts[i], fts[i+2])
+		}
+		if _, err := q.Exec(ctx, `INSERT INTO search_title_fts (rowid, title) VALUES `+valuesList(len(part), 2, ""), titles...); err != nil {
+			return 0, err
+		}
 	}
-	return words, nil
+	return words, addChampions(ctx, q, weights)
 }

@@ -1,0 +1,361 @@
+package store
+
+import (
+	"container/heap"
+	"context"
+	"slices"
+	"strconv"
+	"time"
+
+	"docsd/internal/search"
+)
+
+// Champion lists (SQLite; see migration 00061 and Manning, Raghavan & Schütze, "Introduction
+// to Information Retrieval", §7.1.3 "Champion lists"): for a word found in very many
+// sections, the championSize sections where it weighs most by its BM25 term-frequency
+// factor. A query made only of such words ranks the union of its words' lists and all its
+// title matches: a section in none of the lists holds each of the query's words less than
+// championSize other sections do, so it rarely belongs in the first results of a query that
+// has at most a few words, and the benchmark measures how rarely (recall@20).
+//
+// A list is built the first time a query needs it (one pass over the word's matches, once
+// for all server processes), then kept by each index update: a new section joins the lists
+// of its words where it weighs more than the list's last, and a deleted section leaves them.
+// A list that deletions have shrunk below three quarters of its size is built again. Weights
+// are computed with the index's average section length at the time, which drifts slowly:
+// lists order sections closely enough to choose candidates, which are then scored exactly.
+var championSize = 1000 // a variable so that tests can make lists short
+
+// prefixChampionWords is how many of the most frequent words a common prefix term draws
+// champion lists from.
+const prefixChampionWords = 4
+
+type champion struct {
+	section int64
+	weight  float64
+}
+
+// championCandidates scores a query whose every word is common: its title matches, all of
+// them, and its words' champion lists. The spaces searched hold most of the index (allowed
+// names them), so the global lists hold enough of their sections.
+func (s *Searches) championCandidates(ctx context.Context, q *Q, m search.Match, allowed map[string]bool, scorer *search.Scorer) ([]scored, error) {
+	titled, err := sectionIDs(ctx, q, `SELECT rowid FROM search_title_fts WHERE search_title_fts MATCH ?`, ftsExpressionIn(m, false, ""))
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[int64]bool, len(titled))
+	var ids []string
+	for _, id := range titled {
+		seen[id] = true
+		ids = append(ids, strconv.FormatInt(id, 10))
+	}
+	words, err := s.championWords(ctx, q, m.Query)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range words {
+		list, err := s.championList(ctx, q, w)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range list {
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, strconv.FormatInt(id, 10))
+			}
+		}
+	}
+	var found []scored
+	for start := 0; start < len(ids); start += 500 {
+		list, args := inList(ids[start:min(start+500, len(ids))])
+		rows, err := q.Query(ctx, `SELECT rowid, scope, title, body FROM search_fts WHERE rowid IN (`+list+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		more, err := scoreRows(rows, allowed, true, scorer)
+		if err != nil {
+			return nil, err
+		}
+		found = append(found, more...)
+	}
+	return found, nil
+}
+
+// championWords returns the words whose lists a query draws from: every word of its terms,
+// and for a prefix the prefixChampionWords most frequent words it starts.
+func (s *Searches) championWords(ctx context.Context, q *Q, query search.Query) ([]string, error) {
+	var out []string
+	for _, t := range query.Terms {
+		last := len(t.Words) - 1
+		out = append(out, t.Words[:last]...)
+		if !t.Prefix {
+			out = append(out, t.Words[last])
+			continue
+		}
+		w := t.Words[last]
+		rows, err := q.Query(ctx, `SELECT term FROM (SELECT term, doc FROM search_vocab WHERE term >= ? AND term < ? LIMIT `+
+			strconv.Itoa(maxPrefixTerms)+`) ORDER BY doc DESC LIMIT `+strconv.Itoa(prefixChampionWords), w, w+"\U0010FFFF")
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var term string
+			if err := rows.Scan(&term); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out = append(out, term)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// championList returns the sections of word w's champion list, building the list when it is
+// missing or has shrunk.
+func (s *Searches) championList(ctx context.Context, q *Q, w string) ([]int64, error) {
+	ids, err := sectionIDs(ctx, q, `SELECT section_id FROM search_champions WHERE term = ?`, w)
+	if err != nil {
+		return nil, err
+	}
+	df, err := s.stats.docFreq(ctx, q, w, false)
+	if err != nil {
+		return nil, err
+	}
+	if 4*len(ids) >= 3*min(df, championSize) {
+		return ids, nil
+	}
+	err = s.DB.Write(ctx, time.Now(), func(q *Q) error { return buildChampions(ctx, q, w) })
+	if err != nil {
+		return nil, err
+	}
+	return sectionIDs(ctx, s.DB.Read(), `SELECT section_id FROM search_champions WHERE term = ?`, w)
+}
+
+// buildChampions (re)builds word w's champion list from all the sections holding it.
+func buildChampions(ctx context.Context, q *Q, w string) error {
+	avg, err := averageWords(ctx, q)
+	if err != nil {
+		return err
+	}
+	rows, err := q.Query(ctx, `SELECT rowid, title, body FROM search_fts WHERE search_fts MATCH ?`, `{title body} : "`+w+`"`)
+	if err != nil {
+		return err
+	}
+	var all []champion
+	for rows.Next() {
+		var c champion
+		var title, body string
+		if err := rows.Scan(&c.section, &title, &body); err != nil {
+			rows.Close()
+			return err
+		}
+		c.weight = search.WordWeight(title, body, w, avg)
+		all = append(all, c)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	slices.SortFunc(all, func(a, b champion) int {
+		if a.weight != b.weight {
+			if a.weight > b.weight {
+				return -1
+			}
+			return 1
+		}
+		return int(a.section - b.section)
+	})
+	all = all[:min(len(all), championSize)]
+	if _, err := q.Exec(ctx, `DELETE FROM search_champions WHERE term = ?`, w); err != nil {
+		return err
+	}
+	return insertChampions(ctx, q, map[string][]champion{w: all})
+}
+
+// addChampions adds new sections to the existing champion lists of their words: weights
+// holds, for each word, the new sections' weights.
+func addChampions(ctx context.Context, q *Q, weights map[string][]champion) error {
+	terms := make([]string, 0, len(weights))
+	for w := range weights {
+		terms = append(terms, w)
+	}
+	slices.Sort(terms)
+	add := map[string][]champion{}
+	var full []string
+	for start := 0; start < len(terms); start += 500 {
+		list, args := inList(terms[start:min(start+500, len(terms))])
+		rows, err := q.Query(ctx, `SELECT term, COUNT(*), MIN(weight) FROM search_champions WHERE term IN (`+list+`) GROUP BY term`, args...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var term string
+			var n int
+			var least float64
+			if err := rows.Scan(&term, &n, &least); err != nil {
+				rows.Close()
+				return err
+			}
+			for _, c := range weights[term] {
+				if n < championSize || c.weight > least {
+					add[term] = append(add[term], c)
+				}
+			}
+			if n+len(add[term]) > championSize {
+				full = append(full, term)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	if err := insertChampions(ctx, q, add); err != nil {
+		return err
+	}
+	// Lists that grew past championSize drop their lightest sections.
+	for _, term := range full {
+		if _, err := q.Exec(ctx, `DELETE FROM search_champions WHERE term = ? AND weight <
+			(SELECT weight FROM search_champions WHERE term = ? ORDER BY weight DESC LIMIT 1 OFFSET ?)`,
+			term, term, championSize-1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func insertChampions(ctx context.Context, q *Q, lists map[string][]champion) error {
+	var args []any
+	flush := func() error {
+		if len(args) == 0 {
+			return nil
+		}
+		_, err := q.Exec(ctx, `INSERT INTO search_champions (term, section_id, weight) VALUES `+valuesList(len(args)/3, 3, ""), args...)
+		args = args[:0]
+		return err
+	}
+	for term, list := range lists {
+		for _, c := range list {
+			args = append(args, term, c.section, c.weight)
+			if len(args) >= 900 {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return flush()
+}
+
+// averageWords returns the index's average words per section.
+func averageWords(ctx context.Context, q *Q) (float64, error) {
+	var sections, words int64
+	err := q.QueryRow(ctx, `SELECT COALESCE(SUM(sections), 0), COALESCE(SUM(word_count), 0) FROM search_indexed`).Scan(&sections, &words)
+	return float64(words) / float64(max(sections, 1)), err
+}
+
+func sectionIDs(ctx context.Context, q *Q, query string, args ...any) ([]int64, error) {
+	rows, err := q.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// PrepareRanking builds, in one pass over the index, the champion lists missing for words
+// found in more than common sections. A large index update (an import) may make many words
+// common at once, and building their lists one by one when queries first need them would
+// cost those queries a pass over each word's matches; it runs after such updates, in the
+// index job. PostgreSQL keeps no lists.
+func (s *Searches) PrepareRanking(ctx context.Context, common int) error {
+	if s.DB.Engine != SQLite {
+		return nil
+	}
+	return s.DB.Write(ctx, time.Now(), func(q *Q) error {
+		rows, err := q.Query(ctx, `SELECT term FROM search_vocab WHERE doc > ?
+			EXCEPT SELECT DISTINCT term FROM search_champions`, common)
+		if err != nil {
+			return err
+		}
+		lists := map[string]*championHeap{}
+		for rows.Next() {
+			var term string
+			if err := rows.Scan(&term); err != nil {
+				rows.Close()
+				return err
+			}
+			lists[term] = &championHeap{}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil || len(lists) == 0 {
+			return err
+		}
+		avg, err := averageWords(ctx, q)
+		if err != nil {
+			return err
+		}
+		rows, err = q.Query(ctx, `SELECT rowid, title, body FROM search_fts`)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id int64
+			var title, body string
+			if err := rows.Scan(&id, &title, &body); err != nil {
+				rows.Close()
+				return err
+			}
+			for w, weight := range search.TermWeights(title, body, avg) {
+				if h := lists[w]; h != nil {
+					h.offer(champion{section: id, weight: weight})
+				}
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		out := make(map[string][]champion, len(lists))
+		for w, h := range lists {
+			out[w] = *h
+		}
+		return insertChampions(ctx, q, out)
+	})
+}
+
+// championHeap keeps the championSize heaviest sections offered, lightest first (a min-heap).
+type championHeap []champion
+
+func (h *championHeap) offer(c champion) {
+	if len(*h) < championSize {
+		heap.Push(h, c)
+	} else if c.weight > (*h)[0].weight {
+		(*h)[0] = c
+		heap.Fix(h, 0)
+	}
+}
+
+func (h championHeap) Len() int           { return len(h) }
+func (h championHeap) Less(i, j int) bool { return h[i].weight < h[j].weight }
+func (h championHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *championHeap) Push(x any)        { *h = append(*h, x.(champion)) }
+func (h *championHeap) Pop() any {
+	old := *h
+	c := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return c
+}

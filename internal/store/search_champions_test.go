@@ -1,0 +1,110 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"docsd/internal/search"
+)
+
+// The champion-list path on a crafted corpus: with lists shorter than the matches, the
+// first results are those of exact ranking, every title match is found, and lists follow
+// insertions and deletions.
+func TestSearchChampionLists(t *testing.T) {
+	defer func(n int) { championSize = n }(championSize)
+	championSize = 20
+	ctx := context.Background()
+	db := openSQLite(t)
+	s := NewSearches(db)
+	row := func(page, title, body string) search.Row {
+		return search.Row{SpaceID: "space", PageID: page, Title: title, Body: body}
+	}
+	apply := func(from, to string, pages []string, rows ...search.Row) {
+		t.Helper()
+		if ok, err := s.ApplyIndex(ctx, time.Now(), "space", from, to, false, pages, rows); err != nil || !ok {
+			t.Fatalf("apply %s: %v %v", to, ok, err)
+		}
+	}
+	q, err := search.Parse("alpha beta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := func(exact int) []string {
+		t.Helper()
+		s.stats = searchStats{} // figures as they are now
+		hits, err := s.Search(ctx, search.Match{SpaceIDs: []string{"space"}, Query: q, Limit: 10, Exact: exact})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, h := range hits {
+			out = append(out, h.PageID)
+		}
+		return out
+	}
+	check := func(want ...string) {
+		t.Helper()
+		got, exact := first(50), first(1<<30)
+		if !slices.Equal(got, exact) || !slices.Equal(got[:len(want)], want) {
+			t.Fatalf("champion ranking %v, exact %v, want first %v", got, exact, want)
+		}
+	}
+
+	apply("", "r1", nil, row("old", "Old", strings.Repeat("alpha beta ", 10)))
+	var rows []search.Row
+	for i := range 200 {
+		rows = append(rows, row(fmt.Sprintf("p%03d", i), fmt.Sprintf("Page %d", i),
+			"alpha beta "+strings.Repeat("filler words ", i%40)))
+	}
+	rows = append(rows, row("titled", "Alpha beta", "alpha beta "+strings.Repeat("filler words ", 50)))
+	apply("r1", "r2", []string{}, rows...)
+	check("titled", "old")
+	var listed int
+	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions WHERE term = 'alpha'`).Scan(&listed); err != nil || listed != 20 {
+		t.Fatalf("alpha's list holds %d sections (%v), want 20", listed, err)
+	}
+
+	// Lists built in one pass after a large update weigh as those built on first use.
+	weights := func() []float64 {
+		t.Helper()
+		rows, err := db.Read().Query(ctx, `SELECT weight FROM search_champions WHERE term IN ('alpha', 'beta') ORDER BY term, weight`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []float64
+		for rows.Next() {
+			var w float64
+			rows.Scan(&w)
+			out = append(out, w)
+		}
+		return out
+	}
+	lazy := weights()
+	if err := db.Write(ctx, time.Now(), func(q *Q) error {
+		_, err := q.Exec(ctx, `DELETE FROM search_champions`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PrepareRanking(ctx, 50); err != nil {
+		t.Fatal(err)
+	}
+	if bulk := weights(); len(lazy) != 40 || !slices.Equal(bulk, lazy) {
+		t.Fatalf("lists built in one pass %v, on first use %v", bulk, lazy)
+	}
+	check("titled", "old")
+
+	apply("r2", "r3", []string{"heavy"}, row("heavy", "Heavy", strings.Repeat("alpha beta ", 30)))
+	check("titled", "heavy", "old")
+
+	apply("r3", "r4", []string{"heavy", "old"})
+	check("titled")
+	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions WHERE section_id NOT IN (SELECT id FROM search_sections)`).Scan(&listed); err != nil || listed != 0 {
+		t.Fatalf("%d list entries name deleted sections (%v)", listed, err)
+	}
+}

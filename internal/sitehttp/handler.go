@@ -27,7 +27,7 @@ type Handler struct {
 	Content *content.Service
 	Blobs   blob.Store
 	Log     *slog.Logger
-	// Search finds pages for the search box; nil searches page titles and descriptions.
+	// Search finds pages for the search box (FullText in docsd); with none it finds nothing.
 	Search Searcher
 	// SecureCookies marks the cookies that remember share keys and visitor tokens Secure even
 	// on plain-HTTP requests: the server is reached over HTTPS through a proxy.

@@ -1,10 +1,8 @@
 package sitehttp
 
 import (
-	"cmp"
 	"context"
 	"net/http"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -42,13 +40,8 @@ func (v *visit) search(w http.ResponseWriter, r *http.Request) error {
 	loc, _ := sitepub.Locate(v.st, "")
 	p := v.frame(loc)
 	p.IsSearch, p.SearchQuery = true, q
-	if q != "" {
-		spaces := allSpaces(v.st)
-		searcher := v.h.Search
-		if searcher == nil {
-			searcher = titleSearch{h: v.h}
-		}
-		hits, err := searcher.Search(r.Context(), spaces, q, maxHits)
+	if q != "" && v.h.Search != nil {
+		hits, err := v.h.Search.Search(r.Context(), allSpaces(v.st), q, maxHits)
 		if err != nil {
 			return err
 		}
@@ -88,43 +81,4 @@ func (v *visit) pageURL(ctx context.Context, siteSpaceID, pageID string) (string
 		}
 	}
 	return "", false
-}
-
-// titleSearch matches the query against page titles and descriptions, case-insensitively: what
-// the search box does until the full-text index serves published sites.
-type titleSearch struct{ h *Handler }
-
-func (t titleSearch) Search(ctx context.Context, spaces []sitepub.SiteSpace, query string, limit int) ([]Hit, error) {
-	needle := strings.ToLower(query)
-	var hits []Hit
-	for _, ss := range spaces {
-		_, snap, err := t.h.Content.PublishedHead(ctx, ss.SpaceID)
-		if err != nil {
-			if isNotFound(err) {
-				continue
-			}
-			return nil, err
-		}
-		for id := range snap.Paths {
-			p := snap.Tree.Pages[id]
-			if p.Hidden {
-				continue
-			}
-			if strings.Contains(strings.ToLower(p.Title), needle) || strings.Contains(strings.ToLower(p.Description), needle) {
-				hits = append(hits, Hit{SiteSpaceID: ss.ID, PageID: id, Title: p.Title, Context: p.Description})
-			}
-		}
-	}
-	// Map order is random: sort for a stable page (and ETag).
-	sortHits(hits)
-	if len(hits) > limit {
-		hits = hits[:limit]
-	}
-	return hits, nil
-}
-
-func sortHits(hits []Hit) {
-	slices.SortFunc(hits, func(a, b Hit) int {
-		return cmp.Or(cmp.Compare(a.Title, b.Title), cmp.Compare(a.SiteSpaceID, b.SiteSpaceID), cmp.Compare(a.PageID, b.PageID))
-	})
 }

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"docsd/internal/search"
@@ -33,24 +32,19 @@ func tsQuery(q search.Query, weight string) string {
 	return strings.Join(terms, " & ")
 }
 
-// searchPostgres ranks with ts_rank over every match when at most m.Exact sections match;
-// when more do, over the most recent m.Exact of them, found first by id (PostgreSQL keeps
-// no champion lists: see migration 00061).
+// searchPostgres ranks every match with ts_rank, title matches first, so no relevant
+// section is ever left out. PostgreSQL finds the matches through the GIN index; scoring them
+// all costs more for a query of words found nearly everywhere than SQLite's bounded candidate
+// sets (see search_sqlite.go), which PostgreSQL does not keep.
 func searchPostgres(ctx context.Context, q *Q, m search.Match) ([]search.Hit, error) {
 	list, args := inList(m.SpaceIDs)
 	query := tsQuery(m.Query, "")
-	var floor int64
-	err := q.QueryRow(ctx, `SELECT id FROM search_sections WHERE space_id IN (`+list+`)
-		AND words @@ to_tsquery('simple', ?) ORDER BY id DESC LIMIT 1 OFFSET ?`, append(args, query, m.Exact-1)...).Scan(&floor)
-	if err != nil && !errors.Is(err, ErrNotFound) {
-		return nil, err
-	}
 	args = append([]any{tsQuery(m.Query, "A"), query}, args...)
-	args = append(args, floor, m.Limit)
+	args = append(args, m.Limit)
 	rows, err := q.Query(ctx, `SELECT space_id, page_id, position, section_id, title, body,
 			words @@ to_tsquery('simple', ?) AS in_title, ts_rank(words, query) AS score
 		FROM search_sections, to_tsquery('simple', ?) AS query
-		WHERE space_id IN (`+list+`) AND words @@ query AND id >= ?
+		WHERE space_id IN (`+list+`) AND words @@ query
 		ORDER BY in_title DESC, score DESC, id DESC LIMIT ?`, args...)
 	if err != nil {
 		return nil, err

@@ -186,10 +186,17 @@ func addChampions(ctx context.Context, q *Q, weights map[string][]champion) erro
 	}
 	slices.Sort(terms)
 	add := map[string][]champion{}
-	var full []string
+	type overflow struct {
+		term   string
+		excess int
+	}
+	var full []overflow
 	for start := 0; start < len(terms); start += 500 {
 		list, args := inList(terms[start:min(start+500, len(terms))])
-		rows, err := q.Query(ctx, `SELECT term, COUNT(*), MIN(weight) FROM search_champions WHERE term IN (`+list+`) GROUP BY term`, args...)
+		// The sizes table (kept by triggers) and one index seek per word for the lightest
+		// weight: reading the lists themselves would cost a thousand rows per word.
+		rows, err := q.Query(ctx, `SELECT s.term, s.size, (SELECT MIN(c.weight) FROM search_champions c WHERE c.term = s.term)
+			FROM search_champion_sizes s WHERE s.term IN (`+list+`) AND s.size > 0`, args...)
 		if err != nil {
 			return err
 		}
@@ -206,8 +213,8 @@ func addChampions(ctx context.Context, q *Q, weights map[string][]champion) erro
 					add[term] = append(add[term], c)
 				}
 			}
-			if n+len(add[term]) > championSize {
-				full = append(full, term)
+			if excess := n + len(add[term]) - championSize; excess > 0 {
+				full = append(full, overflow{term, excess})
 			}
 		}
 		rows.Close()
@@ -218,11 +225,12 @@ func addChampions(ctx context.Context, q *Q, weights map[string][]champion) erro
 	if err := insertChampions(ctx, q, add); err != nil {
 		return err
 	}
-	// Lists that grew past championSize drop their lightest sections.
-	for _, term := range full {
-		if _, err := q.Exec(ctx, `DELETE FROM search_champions WHERE term = ? AND weight <
-			(SELECT weight FROM search_champions WHERE term = ? ORDER BY weight DESC LIMIT 1 OFFSET ?)`,
-			term, term, championSize-1); err != nil {
+	// Lists that grew past championSize drop as many of their lightest sections, found by
+	// the (term, weight) index without reading the rest of the list.
+	for _, f := range full {
+		if _, err := q.Exec(ctx, `DELETE FROM search_champions WHERE term = ? AND section_id IN
+			(SELECT section_id FROM search_champions WHERE term = ? ORDER BY weight, section_id LIMIT ?)`,
+			f.term, f.term, f.excess); err != nil {
 			return err
 		}
 	}

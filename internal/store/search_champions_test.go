@@ -101,6 +101,16 @@ func TestSearchChampionLists(t *testing.T) {
 
 	apply("r2", "r3", []string{"heavy"}, row("heavy", "Heavy", strings.Repeat("alpha beta ", 30)))
 	check("titled", "heavy", "old")
+	// The heavy section pushed the lightest one out of each full list, and the sizes kept by
+	// triggers follow the lists.
+	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions WHERE term = 'alpha'`).Scan(&listed); err != nil || listed != 20 {
+		t.Fatalf("alpha's list holds %d sections after an insert (%v), want 20", listed, err)
+	}
+	var drift int
+	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champion_sizes s
+		WHERE size != (SELECT COUNT(*) FROM search_champions c WHERE c.term = s.term)`).Scan(&drift); err != nil || drift != 0 {
+		t.Fatalf("%d list sizes differ from their lists (%v)", drift, err)
+	}
 
 	apply("r3", "r4", []string{"heavy", "old"})
 	check("titled")

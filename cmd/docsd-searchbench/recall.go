@@ -71,19 +71,7 @@ func exactRanking(ctx context.Context, raw *sql.DB, spaceID, query string, n int
 		return nil, err
 	}
 	slices.SortFunc(all, func(a, b hit) int {
-		switch {
-		case a.inTitle != b.inTitle:
-			if a.inTitle {
-				return -1
-			}
-			return 1
-		case a.score != b.score:
-			if a.score > b.score {
-				return -1
-			}
-			return 1
-		}
-		return int(b.id - a.id)
+		return search.CompareRank(a.inTitle, a.score, a.id, b.inTitle, b.score, b.id)
 	})
 	var pages []string
 	seen := map[string]bool{}

@@ -143,3 +143,27 @@ func followedBy(text string, t Term) bool {
 func wordMatches(word, w string, prefix bool) bool {
 	return word == w || (prefix && strings.HasPrefix(word, w))
 }
+
+// CompareRank orders two scored sections as results: those whose title holds every term
+// first, then the higher score, then the more recently indexed (the higher id). The store's
+// ranking and the search benchmark's exact reference both sort by it.
+func CompareRank(aInTitle bool, aScore float64, aID int64, bInTitle bool, bScore float64, bID int64) int {
+	switch {
+	case aInTitle != bInTitle:
+		if aInTitle {
+			return -1
+		}
+		return 1
+	case aScore != bScore:
+		if aScore > bScore {
+			return -1
+		}
+		return 1
+	case aID != bID:
+		if aID > bID {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}

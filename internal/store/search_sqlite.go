@@ -122,19 +122,7 @@ func (s *Searches) searchSQLite(ctx context.Context, m search.Match) ([]search.H
 		return nil, err
 	}
 	slices.SortFunc(found, func(a, b scored) int {
-		switch {
-		case a.inTitle != b.inTitle:
-			if a.inTitle {
-				return -1
-			}
-			return 1
-		case a.score != b.score:
-			if a.score > b.score {
-				return -1
-			}
-			return 1
-		}
-		return int(b.id - a.id)
+		return search.CompareRank(a.inTitle, a.score, a.id, b.inTitle, b.score, b.id)
 	})
 	found = found[:min(len(found), m.Limit)]
 	ids := make([]int64, len(found))

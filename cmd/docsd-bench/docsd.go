@@ -9,21 +9,9 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 )
-
-// buildDocsd compiles docsd into dir, the way it is shipped (no race detector, no coverage).
-func buildDocsd(ctx context.Context, dir string) (string, error) {
-	bin := filepath.Join(dir, "docsd")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "docsd/cmd/docsd")
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("build docsd (run the benchmark from inside the docsd module): %w", err)
-	}
-	return bin, nil
-}
 
 // docsdOptions are how docsd is started.
 type docsdOptions struct {

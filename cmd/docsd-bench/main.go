@@ -13,6 +13,7 @@ package main
 
 import (
 	"context"
+	"docsd/internal/buildbin"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -135,7 +136,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 	bin := o.Docsd
 	if bin == "" {
 		progress("building docsd")
-		if bin, err = buildDocsd(ctx, tmp); err != nil {
+		if bin, err = buildbin.Docsd(ctx, tmp); err != nil {
 			return 1, err
 		}
 	}

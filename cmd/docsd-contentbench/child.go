@@ -8,23 +8,11 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 )
-
-// buildDocsd compiles docsd into dir, as it is shipped.
-func buildDocsd(ctx context.Context, dir string) (string, error) {
-	bin := filepath.Join(dir, "docsd")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "docsd/cmd/docsd")
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("build docsd (run the benchmark from inside the docsd module): %w", err)
-	}
-	return bin, nil
-}
 
 // child is docsd running as a child process.
 type child struct {

@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"docsd/internal/buildbin"
 	"flag"
 	"fmt"
 	"io"
@@ -96,7 +97,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 	} else {
 		defer os.RemoveAll(work)
 	}
-	bin, err := buildDocsd(ctx, work)
+	bin, err := buildbin.Docsd(ctx, work)
 	if err != nil {
 		return 1, err
 	}

@@ -192,37 +192,27 @@ func fixDefaults(ctx context.Context, tx Tx, tr *Tree) error {
 	})
 }
 
-// putSiteSpace replaces (or adds) a site space in the tree, as a write just stored it.
+// putSiteSpace, putSection and putGroup replace (or add) an item of the tree, as a write
+// just stored it.
 func (t *Tree) putSiteSpace(ss SiteSpace) {
-	for i := range t.SiteSpaces {
-		if t.SiteSpaces[i].ID == ss.ID {
-			t.SiteSpaces[i] = ss
-			return
-		}
-	}
-	t.SiteSpaces = append(t.SiteSpaces, ss)
+	t.SiteSpaces = upsert(t.SiteSpaces, ss, func(x SiteSpace) string { return x.ID })
 }
 
-// putSection replaces (or adds) a section in the tree.
 func (t *Tree) putSection(sec Section) {
-	for i := range t.Sections {
-		if t.Sections[i].ID == sec.ID {
-			t.Sections[i] = sec
-			return
-		}
-	}
-	t.Sections = append(t.Sections, sec)
+	t.Sections = upsert(t.Sections, sec, func(x Section) string { return x.ID })
 }
 
-// putGroup replaces a group in the tree.
 func (t *Tree) putGroup(g SectionGroup) {
-	for i := range t.Groups {
-		if t.Groups[i].ID == g.ID {
-			t.Groups[i] = g
-			return
-		}
+	t.Groups = upsert(t.Groups, g, func(x SectionGroup) string { return x.ID })
+}
+
+// upsert replaces the item of items with item's id, or appends item.
+func upsert[T any](items []T, item T, id func(T) string) []T {
+	if i := slices.IndexFunc(items, func(x T) bool { return id(x) == id(item) }); i >= 0 {
+		items[i] = item
+		return items
 	}
-	t.Groups = append(t.Groups, g)
+	return append(items, item)
 }
 
 // dropSiteSpace removes a site space from the tree; dropSection removes a section with its

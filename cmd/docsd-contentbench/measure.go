@@ -22,6 +22,7 @@ type sizeResult struct {
 	importTime time.Duration
 	cycles     []time.Duration // change request created, one page edited in it, merged
 	editBytes  []int64         // bytes of rows one page edit added
+	mergeBytes []int64         // bytes of rows merging that edit added (not a target: printed)
 	readP50    time.Duration   // GET a page by id, in-process
 	readP99    time.Duration
 	importRSS  int64 // the server's peak while importing
@@ -147,11 +148,12 @@ func cycleRounds(ctx context.Context, runs []*sizeRun, reps int) error {
 func (sr *sizeRun) measureRest(ctx context.Context, o options) error {
 	n := len(sr.ids)
 	for r := range max(o.reps, 3) {
-		written, err := editBytes(ctx, sr.api, sr.counter, sr.spaceID, sr.ids[(n/3+r)%n], r)
+		edit, merge, err := editBytes(ctx, sr.api, sr.counter, sr.spaceID, sr.ids[(n/3+r)%n], r)
 		if err != nil {
 			return err
 		}
-		sr.res.editBytes = append(sr.res.editBytes, written)
+		sr.res.editBytes = append(sr.res.editBytes, edit)
+		sr.res.mergeBytes = append(sr.res.mergeBytes, merge)
 	}
 	for _, id := range sample(sr.ids, 20) {
 		if err := sr.api.call(ctx, "GET", "/v1/spaces/"+sr.spaceID+"/content/page/"+id, "", nil, 200, nil); err != nil {
@@ -191,26 +193,41 @@ const storedBytes = `SELECT
 	(SELECT COALESCE(SUM(LENGTH(hash) + LENGTH(kind) + LENGTH(body)), 0) FROM content_objects) +
 	(SELECT COALESCE(SUM(LENGTH(hash) + LENGTH(body)), 0) FROM content_markdown) +
 	(SELECT COALESCE(SUM(LENGTH(id) + LENGTH(space_id) + LENGTH(parents) + LENGTH(type) + LENGTH(pages_root) +
-		LENGTH(files_root) + LENGTH(variables) + COALESCE(LENGTH(author_id), 0) + 8), 0) FROM revisions)`
+		LENGTH(files_root) + LENGTH(variables) + COALESCE(LENGTH(author_id), 0) + COALESCE(LENGTH(git), 0) +
+		COALESCE(LENGTH(base_id), 0) + COALESCE(LENGTH(changes), 0) + 8 + 8), 0) FROM revisions)`
 
-// editBytes opens a change request and reports what editing one page in it added.
-func editBytes(ctx context.Context, c *api, db *store.DB, spaceID, pageID string, r int) (int64, error) {
+// editBytes opens a change request and reports what editing one page in it added, then
+// what merging it added.
+func editBytes(ctx context.Context, c *api, db *store.DB, spaceID, pageID string, r int) (edit, merge int64, err error) {
 	var cr idOnly
 	if err := c.send(ctx, "POST", "/v1/spaces/"+spaceID+"/change-requests", map[string]any{"subject": "Size"}, 201, &cr); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	var before, after int64
-	if err := db.Read().QueryRow(ctx, storedBytes).Scan(&before); err != nil {
-		return 0, err
+	stored := func() (n int64, err error) {
+		err = db.Read().QueryRow(ctx, storedBytes).Scan(&n)
+		return n, err
 	}
+	before, err := stored()
+	if err != nil {
+		return 0, 0, err
+	}
+	base := "/v1/spaces/" + spaceID + "/change-requests/" + cr.ID
 	body := map[string]any{"markdown": pageText("Sized", r+7, fmt.Sprintf("Sized %d.\n", r))}
-	if err := c.send(ctx, "PATCH", "/v1/spaces/"+spaceID+"/change-requests/"+cr.ID+"/pages/"+pageID, body, 200, nil); err != nil {
-		return 0, err
+	if err := c.send(ctx, "PATCH", base+"/pages/"+pageID, body, 200, nil); err != nil {
+		return 0, 0, err
 	}
-	if err := db.Read().QueryRow(ctx, storedBytes).Scan(&after); err != nil {
-		return 0, err
+	edited, err := stored()
+	if err != nil {
+		return 0, 0, err
 	}
-	return after - before, nil
+	if err := c.send(ctx, "POST", base+"/merge", map[string]any{}, 200, nil); err != nil {
+		return 0, 0, err
+	}
+	merged, err := stored()
+	if err != nil {
+		return 0, 0, err
+	}
+	return edited - before, merged - edited, nil
 }
 
 // inProcessReads opens the database in this process and reads pages by id through the API's

@@ -251,7 +251,7 @@ func (s *Service) editPages(ctx context.Context, c auth.Caller, spaceID, ref, pa
 			return err
 		}
 		rev, _, err := s.content.Commit(ctx, tx.Content(), cr.Revision, ch,
-			content.Meta{SpaceID: spaceID, AuthorID: c.UserID}, now)
+			content.Meta{SpaceID: spaceID, AuthorID: c.UserID, Working: true}, now)
 		if err != nil {
 			return err
 		}

@@ -31,6 +31,9 @@ type Meta struct {
 	AuthorID string
 	Parents  []string   // the base revision when nil
 	Git      *GitCommit // the commit an import read, if any
+	// Working marks a change request's working revision, which never becomes a head as it
+	// is: it is stored as its changes over the base while the chain allows (see stored.go).
+	Working bool
 }
 
 // Stats count what a commit wrote, for measuring that writes follow the size of a change.
@@ -105,17 +108,26 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 			objects[h] = Object{Kind: KindFile, Body: body}
 		}
 	}
-	w := newTrieWriter(s.nodes(tx))
-	pagesRoot, err := w.apply(ctx, base.Revision().PagesRoot, 0, pageChanges)
-	if err != nil {
-		return Revision{}, Stats{}, err
-	}
-	filesRoot, err := w.apply(ctx, base.Revision().FilesRoot, 0, fileChanges)
-	if err != nil {
-		return Revision{}, Stats{}, err
-	}
-	for h, b := range w.created {
-		objects[h] = Object{Kind: KindNode, Body: b}
+	baseRev := base.Revision()
+	asChanges := m.Working && baseRev.Depth < maxStoredDepth
+	var pagesRoot, filesRoot string
+	if !asChanges {
+		// Stored whole: the changes go into the tries under the base, after those of the
+		// base's own chain when it is stored as changes.
+		under, err := resolve(ctx, tx, baseRev)
+		if err != nil {
+			return Revision{}, Stats{}, err
+		}
+		w := newTrieWriter(s.nodes(tx))
+		if pagesRoot, err = w.apply(ctx, under.pagesRoot, 0, overlay(under.pages, pageChanges)); err != nil {
+			return Revision{}, Stats{}, err
+		}
+		if filesRoot, err = w.apply(ctx, under.filesRoot, 0, overlay(under.files, fileChanges)); err != nil {
+			return Revision{}, Stats{}, err
+		}
+		for h, b := range w.created {
+			objects[h] = Object{Kind: KindNode, Body: b}
+		}
 	}
 
 	var st Stats
@@ -133,6 +145,11 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 
 	rev := Revision{ID: ids.New(), SpaceID: m.SpaceID, Parents: m.Parents, Type: m.Type, PagesRoot: pagesRoot,
 		FilesRoot: filesRoot, Variables: variables, AuthorID: m.AuthorID, CreatedAt: now, Git: m.Git}
+	if asChanges {
+		rev.Base, rev.Depth = baseID, baseRev.Depth+1
+		rev.PageChanges = effective(pageChanges, base.pageHash)
+		rev.FileChanges = effective(fileChanges, base.fileHash)
+	}
 	if rev.Parents == nil {
 		rev.Parents = []string{baseID}
 	}
@@ -148,6 +165,28 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 	// rolls back, the revision id is never handed out, so the entry is merely unused.
 	s.pending.put(rev.ID, newPending(rev, baseID, ch, changed, children, pageChanges, fileChanges, markdownHashes))
 	return rev, st, nil
+}
+
+// overlay returns under with changes applied over it (changes win), without changing either.
+func overlay(under, changes map[string]string) map[string]string {
+	if len(under) == 0 {
+		return changes
+	}
+	out := maps.Clone(under)
+	maps.Copy(out, changes)
+	return out
+}
+
+// effective keeps the changes that change something: an upsert of the record the base
+// already has is left out of what is stored.
+func effective(changes map[string]string, inBase func(id string) string) map[string]string {
+	out := make(map[string]string, len(changes))
+	for id, h := range changes {
+		if inBase(id) != h {
+			out[id] = h
+		}
+	}
+	return out
 }
 
 // ChangesTo lists the changes that turn snap's content into next, page by page: pages and

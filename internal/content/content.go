@@ -36,6 +36,15 @@ type Revision struct {
 	AuthorID  string // "" when made by the system (a new space's empty revision)
 	CreatedAt time.Time
 	Git       *GitCommit // the commit an import read, if any
+
+	// A change request's working revision may instead be stored as what it changes in the
+	// revision under it (see stored.go): then Base names that revision, Depth counts the
+	// revisions stored this way down to one stored whole, the roots are empty, and
+	// PageChanges and FileChanges map ids to record hashes ("" for removed).
+	Base        string
+	Depth       int
+	PageChanges map[string]string
+	FileChanges map[string]string
 }
 
 // GitCommit is the Git commit a revision was imported from.

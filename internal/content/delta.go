@@ -22,12 +22,16 @@ func (s *Service) Delta(ctx context.Context, fromID, toID string) (Changes, erro
 	if err != nil {
 		return ch, err
 	}
-	get := s.nodes(tx)
-	pages, files := map[string][2]string{}, map[string][2]string{}
-	if err := trieDiff(ctx, get, from.PagesRoot, to.PagesRoot, pages); err != nil {
+	a, err := resolve(ctx, tx, from)
+	if err != nil {
 		return ch, err
 	}
-	if err := trieDiff(ctx, get, from.FilesRoot, to.FilesRoot, files); err != nil {
+	b, err := resolve(ctx, tx, to)
+	if err != nil {
+		return ch, err
+	}
+	pages, files, err := diffRevisions(ctx, s.nodes(tx), a, b)
+	if err != nil {
 		return ch, err
 	}
 	var want []string

@@ -16,30 +16,33 @@ import (
 // one-page edit of a 10,000-page space reads a handful of trie nodes.
 func (s *Service) PageChanges(ctx context.Context, from, to string) (changed, removed []string, err error) {
 	tx := s.store.Read()
-	roots := [2]string{}
+	var revs [2]storedRevision
 	for i, id := range []string{from, to} {
-		if id == "" {
-			continue
-		}
-		rev, err := tx.Revision(ctx, id)
+		r, err := resolveID(ctx, tx, id)
 		if errors.Is(err, ErrNotFound) {
 			return nil, nil, apperr.NotFoundf("revision %s not found", id)
 		}
 		if err != nil {
 			return nil, nil, err
 		}
-		roots[i] = rev.PagesRoot
+		revs[i] = r
 	}
-	return changedKeys(ctx, s.nodes(tx), roots[0], roots[1])
+	return changedKeys(ctx, s.nodes(tx), revs[0], revs[1])
 }
 
-// changedKeys lists, sorted, the keys added or changed between the tries rooted at a and b,
-// and those removed.
-func changedKeys(ctx context.Context, get nodeSource, a, b string) (changed, removed []string, err error) {
+// changedKeys lists, sorted, the pages added or changed between two resolved revisions, and
+// those removed.
+func changedKeys(ctx context.Context, get nodeSource, a, b storedRevision) (changed, removed []string, err error) {
 	diff := map[string][2]string{}
-	if err := trieDiff(ctx, get, a, b, diff); err != nil {
+	if err := diffStored(ctx, get, a.pagesRoot, a.pages, b.pagesRoot, b.pages, diff); err != nil {
 		return nil, nil, err
 	}
+	changed, removed = splitDiff(diff)
+	return changed, removed, nil
+}
+
+// splitDiff lists, sorted, the keys a difference adds or changes, and those it removes.
+func splitDiff(diff map[string][2]string) (changed, removed []string) {
 	for id, h := range diff {
 		if h[1] == "" {
 			removed = append(removed, id)
@@ -49,7 +52,7 @@ func changedKeys(ctx context.Context, get nodeSource, a, b string) (changed, rem
 	}
 	slices.Sort(changed)
 	slices.Sort(removed)
-	return changed, removed, nil
+	return changed, removed
 }
 
 // PageAt returns one page of a revision with its markdown, like Page, and whether it exists;

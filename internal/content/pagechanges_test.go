@@ -9,14 +9,39 @@ import (
 )
 
 // TestTrieDiffMatchesMapDiff checks the trie walk against a plain comparison of the maps, over
-// random rounds of edits that grow, shrink and rewrite a trie, and counts the nodes a small
-// edit makes it read.
+// random rounds of edits that grow, shrink and rewrite a trie, with each side either stored
+// whole or as changes over an earlier round's trie (as change requests' revisions are), and
+// counts the nodes a small edit makes it read.
 func TestTrieDiffMatchesMapDiff(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewSource(2))
 	store := memNodes{}
 	cur := map[string]string{}
 	root := ""
+	var maps_ []map[string]string // every round's content, and its trie
+	var roots []string
+	// asChanges stores m as changes over a random earlier round's trie, with a few changes
+	// that change nothing (upserting what the trie holds, removing what it lacks).
+	asChanges := func(m map[string]string, fallback string) storedRevision {
+		if len(roots) == 0 || rng.Intn(3) == 0 {
+			return storedRevision{pagesRoot: fallback}
+		}
+		i := rng.Intn(len(roots))
+		under := maps_[i]
+		ch := map[string]string{}
+		for k, v := range m {
+			if under[k] != v || rng.Intn(50) == 0 {
+				ch[k] = v
+			}
+		}
+		for k := range under {
+			if _, ok := m[k]; !ok {
+				ch[k] = ""
+			}
+		}
+		ch[fmt.Sprintf("absent-%d", rng.Intn(5))] = ""
+		return storedRevision{pagesRoot: roots[i], pages: ch}
+	}
 	for round := 0; round < 40; round++ {
 		changes := map[string]string{}
 		for i := 0; i < rng.Intn(300)+1; i++ {
@@ -53,13 +78,16 @@ func TestTrieDiffMatchesMapDiff(t *testing.T) {
 		}
 		slices.Sort(wantChanged)
 		slices.Sort(wantRemoved)
-		changed, removed, err := changedKeys(context.Background(), store.source, root, nextRoot)
+		a, b := asChanges(cur, root), asChanges(next, nextRoot)
+		changed, removed, err := changedKeys(context.Background(), store.source, a, b)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(changed, wantChanged) || !slices.Equal(removed, wantRemoved) {
-			t.Fatalf("round %d: changed %d/%d, removed %d/%d", round, len(changed), len(wantChanged), len(removed), len(wantRemoved))
+			t.Fatalf("round %d (changes %d and %d): changed %d/%d, removed %d/%d", round, len(a.pages), len(b.pages),
+				len(changed), len(wantChanged), len(removed), len(wantRemoved))
 		}
+		maps_, roots = append(maps_, next), append(roots, nextRoot)
 		cur, root = next, nextRoot
 	}
 
@@ -70,7 +98,7 @@ func TestTrieDiffMatchesMapDiff(t *testing.T) {
 		return store.source(ctx, hs)
 	}
 	edited, _ := store.apply(t, root, map[string]string{"page-1": "edited"})
-	changed, removed, err := changedKeys(context.Background(), counting, root, edited)
+	changed, removed, err := changedKeys(context.Background(), counting, storedRevision{pagesRoot: root}, storedRevision{pagesRoot: edited})
 	if err != nil {
 		t.Fatal(err)
 	}

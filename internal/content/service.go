@@ -160,8 +160,12 @@ func (s *Service) Page(ctx context.Context, revisionID, pageID string) (contentt
 	if err != nil {
 		return contenttree.Page{}, err
 	}
-	h, found, err := trieGet(ctx, s.nodes(tx), rev.PagesRoot, pageID)
-	if err != nil || !found {
+	stored, err := resolve(ctx, tx, rev)
+	if err != nil {
+		return contenttree.Page{}, err
+	}
+	h, err := stored.pageHash(ctx, s.nodes(tx), pageID)
+	if err != nil || h == "" {
 		return contenttree.Page{}, cmp.Or(err, error(notFound))
 	}
 	bodies, err := objects(ctx, tx, []string{h})

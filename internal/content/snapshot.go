@@ -84,11 +84,15 @@ func (s *Service) snapshot(ctx context.Context, tx Tx, id string) (*Snapshot, er
 
 func (s *Service) decode(ctx context.Context, tx Tx, rev Revision) (*Snapshot, error) {
 	get := s.nodes(tx)
-	pageHashes, err := trieAll(ctx, get, rev.PagesRoot)
+	stored, err := resolve(ctx, tx, rev)
 	if err != nil {
 		return nil, err
 	}
-	fileHashes, err := trieAll(ctx, get, rev.FilesRoot)
+	pageHashes, err := stored.allPages(ctx, get)
+	if err != nil {
+		return nil, err
+	}
+	fileHashes, err := stored.allFiles(ctx, get)
 	if err != nil {
 		return nil, err
 	}

@@ -23,15 +23,22 @@ func (s Contents) Write(ctx context.Context, now time.Time, fn func(content.Tx) 
 // contentTx implements content.Tx here and in content_objects.go.
 type contentTx struct{ q *Q }
 
-const revisionColumns = `id, space_id, parents, type, pages_root, files_root, variables, author_id, created_at, git`
+const revisionColumns = `id, space_id, parents, type, pages_root, files_root, variables, author_id, created_at, git,
+	base_id, depth, changes`
+
+// storedChanges is the JSON of a revision stored as changes over its base.
+type storedChanges struct {
+	Pages map[string]string `json:"pages,omitempty"`
+	Files map[string]string `json:"files,omitempty"`
+}
 
 func (t contentTx) Revision(ctx context.Context, id string) (content.Revision, error) {
 	var r content.Revision
 	var parents, variables string
-	var author, git sql.NullString
+	var author, git, base, changes sql.NullString
 	var created int64
 	err := t.q.QueryRow(ctx, `SELECT `+revisionColumns+` FROM revisions WHERE id = ?`, id).Scan(&r.ID, &r.SpaceID,
-		&parents, &r.Type, &r.PagesRoot, &r.FilesRoot, &variables, &author, &created, &git)
+		&parents, &r.Type, &r.PagesRoot, &r.FilesRoot, &variables, &author, &created, &git, &base, &r.Depth, &changes)
 	if errors.Is(err, ErrNotFound) {
 		return r, content.ErrNotFound
 	}
@@ -47,6 +54,14 @@ func (t contentTx) Revision(ctx context.Context, id string) (content.Revision, e
 		if err := json.Unmarshal([]byte(git.String), r.Git); err != nil {
 			return r, err
 		}
+	}
+	r.Base = base.String
+	if changes.Valid {
+		var ch storedChanges
+		if err := json.Unmarshal([]byte(changes.String), &ch); err != nil {
+			return r, err
+		}
+		r.PageChanges, r.FileChanges = ch.Pages, ch.Files
 	}
 	return r, json.Unmarshal([]byte(variables), &r.Variables)
 }
@@ -71,16 +86,24 @@ func (t contentTx) InsertRevision(ctx context.Context, r content.Revision) error
 		}
 		git = string(b)
 	}
-	_, err = t.q.Exec(ctx, `INSERT INTO revisions (`+revisionColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	var changes any // NULL for a revision stored whole
+	if r.Base != "" {
+		b, err := json.Marshal(storedChanges{Pages: r.PageChanges, Files: r.FileChanges})
+		if err != nil {
+			return err
+		}
+		changes = string(b)
+	}
+	_, err = t.q.Exec(ctx, `INSERT INTO revisions (`+revisionColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.ID, r.SpaceID, string(parents), r.Type, r.PagesRoot, r.FilesRoot, string(variables), nullIfEmpty(r.AuthorID),
-		Micros(r.CreatedAt), git)
+		Micros(r.CreatedAt), git, nullIfEmpty(r.Base), r.Depth, changes)
 	return err
 }
 
 // insertEmptyRevision writes a new space's first revision, unless it exists (a duplicate
 // shares its source's).
 func insertEmptyRevision(ctx context.Context, q *Q, id, spaceID string, at time.Time) error {
-	_, err := q.Exec(ctx, `INSERT INTO revisions (`+revisionColumns+`) VALUES (?, ?, '[]', ?, '', '', '{}', NULL, ?, NULL)
+	_, err := q.Exec(ctx, `INSERT INTO revisions (`+revisionColumns+`) VALUES (?, ?, '[]', ?, '', '', '{}', NULL, ?, NULL, NULL, 0, NULL)
 		ON CONFLICT (id) DO NOTHING`, id, spaceID, content.TypeEdits, Micros(at))
 	return err
 }

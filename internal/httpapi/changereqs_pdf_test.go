@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -18,7 +17,6 @@ import (
 	"time"
 
 	"docsd/internal/apitest"
-	"docsd/internal/app"
 	"docsd/internal/config"
 	"docsd/internal/contenttree"
 )
@@ -177,21 +175,8 @@ func TestChangeRequestPDFLinkIsChecked(t *testing.T) {
 		})
 	}
 	t.Run("another process sharing the database accepts the link", func(t *testing.T) {
-		cfg := e.App.Config
-		cfg.Addr = "127.0.0.1:0"
-		cfg.BaseURL = ""
-		ctx, cancel := context.WithCancel(context.Background())
-		other, err := app.Open(ctx, cfg, app.Options{Clock: e.Clock})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := other.Listen(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- other.Serve(ctx) }()
-		defer func() { cancel(); <-done; other.Close() }()
-		expectWords(t, pdfWords(t, strings.Replace(url, e.URL, other.BaseURL, 1)), []string{"Alpha paragraph."}, nil)
+		other := openPeer(t, e)
+		expectWords(t, pdfWords(t, strings.Replace(url, e.URL, other.URL, 1)), []string{"Alpha paragraph."}, nil)
 	})
 	t.Run("the link expires after an hour", func(t *testing.T) {
 		_, _, first := fetchPDF(t, url)

@@ -82,6 +82,9 @@ type Store interface {
 type Tx interface {
 	// Revision returns a revision, or ErrNotFound.
 	Revision(ctx context.Context, id string) (Revision, error)
+	// RevisionChain returns the revision id and those down its chain of Base revisions, in
+	// order, following at most max bases; an unknown id gives none.
+	RevisionChain(ctx context.Context, id string, max int) ([]Revision, error)
 	InsertRevision(ctx context.Context, r Revision) error
 	// Objects returns the bodies of the records stored under hashes; absent ones are left out.
 	Objects(ctx context.Context, hashes []string) (map[string][]byte, error)

@@ -2,7 +2,6 @@ package content
 
 import (
 	"context"
-	"errors"
 	"fmt"
 )
 
@@ -25,28 +24,29 @@ type storedRevision struct {
 	pages, files         map[string]string
 }
 
-// resolve walks rev's chain down to a revision stored whole.
+// resolve walks rev's chain down to a revision stored whole, reading the chain in one query.
 func resolve(ctx context.Context, tx Tx, rev Revision) (storedRevision, error) {
-	r := storedRevision{Revision: rev, pages: map[string]string{}, files: map[string]string{}}
-	cur := rev
-	for steps := 0; cur.Base != ""; steps++ {
-		if steps > maxStoredDepth {
-			return r, fmt.Errorf("content: revision %s: its chain of stored changes is deeper than %d", rev.ID, maxStoredDepth)
+	r := storedRevision{Revision: rev, pagesRoot: rev.PagesRoot, filesRoot: rev.FilesRoot,
+		pages: map[string]string{}, files: map[string]string{}}
+	if rev.Base == "" {
+		return r, nil
+	}
+	chain, err := tx.RevisionChain(ctx, rev.Base, maxStoredDepth)
+	if err != nil {
+		return r, err
+	}
+	chain = append([]Revision{rev}, chain...)
+	for _, cur := range chain {
+		if cur.Base == "" {
+			r.pagesRoot, r.filesRoot = cur.PagesRoot, cur.FilesRoot
+			return r, nil
 		}
 		addUnset(r.pages, cur.PageChanges)
 		addUnset(r.files, cur.FileChanges)
-		next, err := tx.Revision(ctx, cur.Base)
-		if errors.Is(err, ErrNotFound) {
-			// Not ErrNotFound: the revision asked for exists, its storage is broken.
-			return r, fmt.Errorf("content: revision %s: base revision %s is missing", cur.ID, cur.Base)
-		}
-		if err != nil {
-			return r, err
-		}
-		cur = next
 	}
-	r.pagesRoot, r.filesRoot = cur.PagesRoot, cur.FilesRoot
-	return r, nil
+	// Not ErrNotFound: the revision asked for exists, its storage is broken.
+	return r, fmt.Errorf("content: revision %s: its chain of stored changes ends at %s, which is missing or deeper than %d",
+		rev.ID, chain[len(chain)-1].ID, maxStoredDepth)
 }
 
 // addUnset copies into dst the entries of src whose keys dst does not have.

@@ -33,15 +33,52 @@ type storedChanges struct {
 }
 
 func (t contentTx) Revision(ctx context.Context, id string) (content.Revision, error) {
+	r, err := scanRevision(t.q.QueryRow(ctx, `SELECT `+revisionColumns+` FROM revisions WHERE id = ?`, id).Scan)
+	if errors.Is(err, ErrNotFound) {
+		return r, content.ErrNotFound
+	}
+	return r, err
+}
+
+// RevisionChain reads a revision and the revisions down its chain of bases, in one query.
+func (t contentTx) RevisionChain(ctx context.Context, id string, max int) ([]content.Revision, error) {
+	rows, err := t.q.Query(ctx, `WITH RECURSIVE chain (id, n) AS (
+			SELECT id, 0 FROM revisions WHERE id = ?
+			UNION ALL
+			SELECT r.base_id, c.n + 1 FROM chain c JOIN revisions r ON r.id = c.id
+				WHERE r.base_id IS NOT NULL AND c.n < ?)
+		SELECT `+prefixed("r.", revisionColumns)+` FROM chain c JOIN revisions r ON r.id = c.id ORDER BY c.n`, id, max)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []content.Revision
+	for rows.Next() {
+		r, err := scanRevision(rows.Scan)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, mapErr(rows.Err())
+}
+
+// prefixed qualifies each of a comma-separated list of columns.
+func prefixed(prefix, columns string) string {
+	parts := strings.Split(columns, ",")
+	for i, c := range parts {
+		parts[i] = prefix + strings.TrimSpace(c)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func scanRevision(scan func(...any) error) (content.Revision, error) {
 	var r content.Revision
 	var parents, variables string
 	var author, git, base, changes sql.NullString
 	var created int64
-	err := t.q.QueryRow(ctx, `SELECT `+revisionColumns+` FROM revisions WHERE id = ?`, id).Scan(&r.ID, &r.SpaceID,
-		&parents, &r.Type, &r.PagesRoot, &r.FilesRoot, &variables, &author, &created, &git, &base, &r.Depth, &changes)
-	if errors.Is(err, ErrNotFound) {
-		return r, content.ErrNotFound
-	}
+	err := scan(&r.ID, &r.SpaceID, &parents, &r.Type, &r.PagesRoot, &r.FilesRoot, &variables, &author, &created, &git,
+		&base, &r.Depth, &changes)
 	if err != nil {
 		return r, err
 	}

@@ -138,3 +138,32 @@ func (t siteTx) DeleteSiteSpace(ctx context.Context, id string) error {
 	_, err := t.q.Exec(ctx, `DELETE FROM site_spaces WHERE id = ?`, id)
 	return err
 }
+
+// PublishedSiteSpaces implements site.Tx. It reads site_spaces by space (index
+// site_spaces_space), so its cost follows the number of places the spaces are published.
+func (t siteTx) PublishedSiteSpaces(ctx context.Context, spaceIDs []string) ([]site.PublishedSiteSpace, error) {
+	in, args := inList(spaceIDs)
+	return scanRows(ctx, t.q, scanPublishedSiteSpace, `SELECT ss.space_id, ss.path, ss.is_default,
+		sec.id, sec.path, sec.is_default, `+siteColumns+`
+		FROM site_spaces ss JOIN sites st ON st.id = ss.site_id
+		JOIN spaces s ON s.id = ss.space_id AND s.organization_id = st.organization_id
+		LEFT JOIN site_sections sec ON sec.id = ss.section_id
+		WHERE ss.space_id IN (`+in+`) AND st.published = ? AND s.deleted_at IS NULL`, append(args, true)...)
+}
+
+func scanPublishedSiteSpace(scan func(...any) error) (site.PublishedSiteSpace, error) {
+	var p site.PublishedSiteSpace
+	var sectionID, sectionPath sql.NullString
+	var sectionDefault sql.NullBool
+	// The site's columns follow: scanSite reads them, after the site space's and section's.
+	st, err := scanSite(func(siteDest ...any) error {
+		return scan(append([]any{&p.SiteSpace.SpaceID, &p.SiteSpace.Path, &p.SiteSpace.Default,
+			&sectionID, &sectionPath, &sectionDefault}, siteDest...)...)
+	})
+	p.Site, p.SiteSpace.SiteID = st, st.ID
+	if sectionID.Valid {
+		p.Section = &site.Section{ID: sectionID.String, SiteID: st.ID, Path: sectionPath.String, Default: sectionDefault.Bool}
+		p.SiteSpace.SectionID = sectionID.String
+	}
+	return p, err
+}

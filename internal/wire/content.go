@@ -23,9 +23,17 @@ type Revision struct {
 	Git              *content.GitCommit         `json:"git,omitempty"`
 }
 
-// RevisionURLs are a revision's URLs; published ones belong to sites.
+// RevisionURLs are a revision's URLs; published ones belong to sites, which serve a space's
+// current revision only.
 type RevisionURLs struct {
-	App string `json:"app"`
+	App       string `json:"app"`
+	Published string `json:"published,omitempty"`
+	Public    string `json:"public,omitempty"`
+}
+
+// SetPublished fills the revision's published URLs.
+func (r *Revision) SetPublished(p ContentPublished) {
+	r.URLs.Published, r.URLs.Public = p.Published, p.Public
 }
 
 // Page is a page of a revision: a document, a group or a link. Documents carry their

@@ -8,15 +8,18 @@ import (
 
 // PublishedSiteSpace is a site space of a published site, with its section (nil at the
 // site's root): a place where a site serves a space to readers. The store returns only
-// those of live spaces of the site's organization, as Tree does.
+// those of live spaces of the site's organization, as Tree does, and reads only what an
+// address needs: of the site its id, organization, visibility, basename, hostname and
+// creation time; of the section its id, path and default flag; of the site space its space,
+// path and default flag.
 type PublishedSiteSpace struct {
 	Site      Site
 	Section   *Section
-	SiteSpace SiteSpace // its Space is not read
+	SiteSpace SiteSpace
 }
 
-// Publication is where a published site serves a space: the site, and the path below the
-// site's URL (see Tree.SiteSpacePath).
+// Publication is where a published site serves a space: the site (what PublishedSiteSpace
+// reads of it), and the path below the site's URL (see Tree.SiteSpacePath).
 type Publication struct {
 	Site Site
 	Path string

@@ -106,6 +106,33 @@ func TestSpacePublishedURLs(t *testing.T) {
 		}
 		expectNone(t, other)
 	})
+	t.Run("the collection and member space lists show it too", func(t *testing.T) {
+		coll := e.Post(e.Admin, "/v1/orgs/"+e.Org+"/collections", map[string]any{"title": "Docs"}).Expect(201).Str("id")
+		e.Post(e.Admin, "/v1/spaces/"+guide+"/move", map[string]any{"parent": coll}).Expect(200)
+		for _, list := range []string{"/v1/collections/" + coll + "/spaces", "/v1/orgs/" + e.Org + "/members/" + e.Admin.ID + "/spaces"} {
+			found := false
+			for _, it := range e.WalkList(e.Admin, list, 100) {
+				if sp, ok := it["space"].(map[string]any); ok { // a member's space: {permission, space}
+					it = sp
+				}
+				urls := it["urls"].(map[string]any)
+				switch it["id"] {
+				case guide:
+					found = true
+					if urls["published"] != siteURL || urls["public"] != siteURL {
+						t.Fatalf("%s: guide's urls %v", list, urls)
+					}
+				default:
+					if urls["published"] != nil || urls["public"] != nil {
+						t.Fatalf("%s: space %v's urls %v", list, it["id"], urls)
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("%s does not list guide", list)
+			}
+		}
+	})
 	t.Run("the published URL serves the space's pages", func(t *testing.T) {
 		p, _ := spaceURLs(t, e, guide, "")
 		rd := newReader(t, e)

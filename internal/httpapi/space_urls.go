@@ -65,6 +65,15 @@ func (s *Server) spacesPublished(ctx context.Context, spaceIDs []string, shareKe
 	return out, nil
 }
 
+// writeSpace answers a space with its published addresses (see spacesPublished for shareKey).
+func (s *Server) writeSpace(w http.ResponseWriter, r *http.Request, v space.View, shareKey string) error {
+	out, err := s.spaceOut(r.Context(), v, shareKey)
+	if err != nil {
+		return err
+	}
+	return ok(w, out)
+}
+
 // spaceOut converts a space with its published addresses.
 func (s *Server) spaceOut(ctx context.Context, v space.View, shareKey string) (wire.Space, error) {
 	out := s.urls.FromSpace(v)
@@ -73,40 +82,36 @@ func (s *Server) spaceOut(ctx context.Context, v space.View, shareKey string) (w
 	return out, err
 }
 
-// spaceListConverter converts a page of spaces with their published addresses, read at once.
-func (s *Server) spaceListConverter(ctx context.Context, spaces []space.View) (func(space.View) wire.Space, error) {
-	ids := make([]string, len(spaces))
-	for i, v := range spaces {
-		ids[i] = v.ID
-	}
-	pubs, err := s.spacesPublished(ctx, ids, "")
-	return func(v space.View) wire.Space {
-		out := s.urls.FromSpace(v)
-		out.SetPublished(pubs[v.ID])
-		return out
-	}, err
-}
-
-// writeSpaceList answers a page of spaces.
+// writeSpaceList answers a page of spaces with their published addresses, read at once.
 func (s *Server) writeSpaceList(ctx context.Context, w http.ResponseWriter, list string, res paging.Result[space.View]) error {
-	conv, err := s.spaceListConverter(ctx, res.Items)
+	pubs, err := s.spacesPublished(ctx, spaceIDs(res.Items, func(v space.View) string { return v.ID }), "")
 	if err != nil {
 		return err
 	}
-	return writeList(s, w, list, res, conv)
+	return writeList(s, w, list, res, func(v space.View) wire.Space {
+		out := s.urls.FromSpace(v)
+		out.SetPublished(pubs[v.ID])
+		return out
+	})
 }
 
-// writeMemberSpaceList answers a page of a member's spaces.
+// writeMemberSpaceList answers a page of a member's spaces with their published addresses.
 func (s *Server) writeMemberSpaceList(ctx context.Context, w http.ResponseWriter, list string, res paging.Result[space.MemberSpace]) error {
-	spaces := make([]space.View, len(res.Items))
-	for i, m := range res.Items {
-		spaces[i] = m.Space
-	}
-	conv, err := s.spaceListConverter(ctx, spaces)
+	pubs, err := s.spacesPublished(ctx, spaceIDs(res.Items, func(m space.MemberSpace) string { return m.Space.ID }), "")
 	if err != nil {
 		return err
 	}
 	return writeList(s, w, list, res, func(m space.MemberSpace) wire.MemberSpace {
-		return wire.MemberSpace{Permission: string(m.Permission), Space: conv(m.Space)}
+		out := s.urls.FromMemberSpace(m)
+		out.Space.SetPublished(pubs[m.Space.ID])
+		return out
 	})
+}
+
+func spaceIDs[T any](items []T, id func(T) string) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = id(it)
+	}
+	return out
 }

@@ -103,11 +103,7 @@ func (s *Server) getSpace(w http.ResponseWriter, r *http.Request, c auth.Caller)
 	if err != nil {
 		return err
 	}
-	out, err := s.spaceOut(r.Context(), v, shareKey)
-	if err != nil {
-		return err
-	}
-	return ok(w, out)
+	return s.writeSpace(w, r, v, shareKey)
 }
 
 func (s *Server) patchSpace(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
@@ -130,7 +126,7 @@ func (s *Server) patchSpace(w http.ResponseWriter, r *http.Request, c auth.Calle
 	if err != nil {
 		return err
 	}
-	return s.writeSpace(w, r, v)
+	return s.writeSpace(w, r, v, "")
 }
 
 func (s *Server) deleteSpace(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
@@ -153,7 +149,7 @@ func (s *Server) restoreSpace(w http.ResponseWriter, r *http.Request, c auth.Cal
 	if err != nil {
 		return err
 	}
-	return s.writeSpace(w, r, v)
+	return s.writeSpace(w, r, v, "")
 }
 
 func (s *Server) moveSpace(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
@@ -165,7 +161,7 @@ func (s *Server) moveSpace(w http.ResponseWriter, r *http.Request, c auth.Caller
 	if err != nil {
 		return err
 	}
-	return s.writeSpace(w, r, v)
+	return s.writeSpace(w, r, v, "")
 }
 
 func (s *Server) transferSpace(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
@@ -177,14 +173,5 @@ func (s *Server) transferSpace(w http.ResponseWriter, r *http.Request, c auth.Ca
 	if err != nil {
 		return err
 	}
-	return s.writeSpace(w, r, v)
-}
-
-// writeSpace answers a space with its published addresses.
-func (s *Server) writeSpace(w http.ResponseWriter, r *http.Request, v space.View) error {
-	out, err := s.spaceOut(r.Context(), v, "")
-	if err != nil {
-		return err
-	}
-	return ok(w, out)
+	return s.writeSpace(w, r, v, "")
 }

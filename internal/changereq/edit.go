@@ -3,6 +3,7 @@ package changereq
 import (
 	"context"
 	"slices"
+	"time"
 
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
@@ -250,6 +251,7 @@ func (s *Service) editPages(ctx context.Context, c auth.Caller, spaceID, ref, pa
 		if err != nil {
 			return err
 		}
+		stamp(ch.UpsertPages, now)
 		rev, _, err := s.content.Commit(ctx, tx.Content(), cr.Revision, ch,
 			content.Meta{SpaceID: spaceID, AuthorID: c.UserID, Working: true}, now)
 		if err != nil {
@@ -264,6 +266,20 @@ func (s *Service) editPages(ctx context.Context, c auth.Caller, spaceID, ref, pa
 		return update(ctx, tx, cr, prev)
 	})
 	return out, err
+}
+
+// stamp records an edit made at now on pages: their last edit, and their creation when they
+// have none yet (a new page, or an imported one edited for the first time: docsd cannot
+// know when an imported file was written). Times keep the API's precision, milliseconds, so
+// a page reads the same from memory as from its stored record.
+func stamp(pages []contenttree.Page, now time.Time) {
+	now = now.UTC().Truncate(time.Millisecond)
+	for i := range pages {
+		pages[i].UpdatedAt = now
+		if pages[i].CreatedAt.IsZero() {
+			pages[i].CreatedAt = now
+		}
+	}
 }
 
 // canWrite checks that the caller may change content through a change request: edit role,

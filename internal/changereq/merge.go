@@ -60,11 +60,20 @@ func (s *Service) merge3(ctx context.Context, baseID, oursID, theirsID string) (
 func changesBetween(old, next *contenttree.Tree) content.Changes {
 	d := contenttree.Diff(old, next)
 	ch := content.Changes{Variables: map[string]json.RawMessage{}}
+	upserted := map[string]bool{}
 	for _, p := range d.Pages {
 		if p.Type == contenttree.Removed {
 			ch.RemovePages = append(ch.RemovePages, p.ID)
 		} else {
 			ch.UpsertPages = append(ch.UpsertPages, next.Pages[p.ID])
+			upserted[p.ID] = true
+		}
+	}
+	// Diff leaves out edit times: a page whose only change is a later edit (one that set
+	// what it already had) still takes its times from the merge.
+	for id, p := range next.Pages {
+		if q, ok := old.Pages[id]; ok && !upserted[id] && (!p.CreatedAt.Equal(q.CreatedAt) || !p.UpdatedAt.Equal(q.UpdatedAt)) {
+			ch.UpsertPages = append(ch.UpsertPages, p)
 		}
 	}
 	for _, f := range d.Files {

@@ -2,6 +2,7 @@ package content
 
 import (
 	"encoding/json"
+	"time"
 
 	"docsd/internal/blob"
 	"docsd/internal/contenttree"
@@ -13,8 +14,10 @@ import (
 // the pages at the same place in the current content (same parent, same slug, or for links
 // the same title), so re-importing an edited tree keeps page ids, and every unchanged page
 // keeps its record. Files are identified by their path in the tree, the same way. Sibling
-// order keys are made the same way every time, for the same reason.
-func importedTree(head *Snapshot, res *gitbookimport.Result, stored map[string]blob.Ref) (*contenttree.Tree, error) {
+// order keys are made the same way every time, for the same reason. A kept page that was
+// edited through the API keeps its creation time, and its edit time unless the import (at
+// now) changes it; pages never edited have neither (see keepTimes).
+func importedTree(head *Snapshot, res *gitbookimport.Result, stored map[string]blob.Ref, now time.Time) (*contenttree.Tree, error) {
 	headKeys := map[string]string{} // place → page id in the current content
 	var placeOf func(id string) string
 	placeOf = func(id string) string {
@@ -85,9 +88,26 @@ func importedTree(head *Snapshot, res *gitbookimport.Result, stored map[string]b
 		if ip.Kind == gitbookimport.KindLink {
 			p.Target, _ = json.Marshal(map[string]string{"kind": "url", "url": ip.Href})
 		}
-		t.Pages[id] = p
+		t.Pages[id] = keepTimes(head, p, now)
 	}
 	return t, nil
+}
+
+// keepTimes gives an imported page the times of the head's page with its id: the same times
+// when the import leaves its content as it was (the Git metadata, which only says where it
+// was read from, aside), else the import as its last edit.
+func keepTimes(head *Snapshot, p contenttree.Page, now time.Time) contenttree.Page {
+	hp, ok := head.Tree.Pages[p.ID]
+	if !ok || hp.CreatedAt.IsZero() {
+		return p
+	}
+	p.CreatedAt, p.UpdatedAt = hp.CreatedAt, hp.UpdatedAt
+	same := p
+	same.Git = hp.Git
+	if h, _, _ := encodePage(same); h != head.pageHashes[p.ID] {
+		p.UpdatedAt = now.UTC().Truncate(time.Millisecond)
+	}
+	return p
 }
 
 // place names where a page sits, for matching pages across imports.

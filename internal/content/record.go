@@ -2,6 +2,7 @@ package content
 
 import (
 	"encoding/json"
+	"time"
 
 	"docsd/internal/contenttree"
 )
@@ -28,6 +29,26 @@ type pageRecord struct {
 	Variables     map[string]json.RawMessage `json:"variables,omitempty"` // encoding/json sorts map keys
 	Markdown      string                     `json:"markdown"`            // hash in content_markdown
 	Git           contenttree.GitBlob        `json:"git,omitzero"`        // absent, so hashes stay, when empty
+	// When the page was first and last edited, in Unix milliseconds (the API's precision);
+	// absent for a page never edited, so imported pages keep the records they always had.
+	CreatedAt int64 `json:"createdAt,omitempty"`
+	UpdatedAt int64 `json:"updatedAt,omitempty"`
+}
+
+// unixMilli is a time as a record keeps it; 0 for the zero time.
+func unixMilli(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// fromUnixMilli reads a time a record keeps, in UTC; the zero time for 0.
+func fromUnixMilli(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
 }
 
 func compactJSON(m json.RawMessage) json.RawMessage {
@@ -48,7 +69,8 @@ func encodePage(p contenttree.Page) (hash string, body []byte, markdownHash stri
 	r := pageRecord{ID: p.ID, Parent: p.ParentID, Order: p.Order, Kind: p.Kind, Title: p.Title, Slug: p.Slug,
 		Emoji: p.Emoji, Icon: p.Icon, Description: p.Description, Hidden: p.Hidden, NoIndex: p.NoIndex,
 		NoRobotsIndex: p.NoRobotsIndex, Layout: compactJSON(p.Layout), Cover: compactJSON(p.Cover),
-		Target: compactJSON(p.Target), Markdown: markdownHash, Git: p.Git}
+		Target: compactJSON(p.Target), Markdown: markdownHash, Git: p.Git,
+		CreatedAt: unixMilli(p.CreatedAt), UpdatedAt: unixMilli(p.UpdatedAt)}
 	if len(p.Variables) > 0 {
 		r.Variables = map[string]json.RawMessage{}
 		for k, v := range p.Variables {
@@ -67,7 +89,8 @@ func decodePage(body []byte) (contenttree.Page, string, error) {
 	}
 	return contenttree.Page{ID: r.ID, ParentID: r.Parent, Order: r.Order, Kind: r.Kind, Title: r.Title, Slug: r.Slug,
 		Emoji: r.Emoji, Icon: r.Icon, Description: r.Description, Hidden: r.Hidden, NoIndex: r.NoIndex,
-		NoRobotsIndex: r.NoRobotsIndex, Layout: r.Layout, Cover: r.Cover, Target: r.Target, Variables: r.Variables, Git: r.Git}, r.Markdown, nil
+		NoRobotsIndex: r.NoRobotsIndex, Layout: r.Layout, Cover: r.Cover, Target: r.Target, Variables: r.Variables, Git: r.Git,
+		CreatedAt: fromUnixMilli(r.CreatedAt), UpdatedAt: fromUnixMilli(r.UpdatedAt)}, r.Markdown, nil
 }
 
 // fileRecord is a file as stored; its bytes are in the blob store under Hash.

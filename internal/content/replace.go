@@ -3,6 +3,7 @@ package content
 import (
 	"bytes"
 	"context"
+	"time"
 
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
@@ -34,7 +35,7 @@ func (s *Service) Replace(ctx context.Context, c auth.Caller, spaceID string, tr
 	if err != nil {
 		return Revision{}, Stats{}, err
 	}
-	return s.replaceHead(ctx, c, v, nil, func(*Snapshot) (*contenttree.Tree, error) { return tree, nil })
+	return s.replaceHead(ctx, c, v, nil, func(*Snapshot, time.Time) (*contenttree.Tree, error) { return tree, nil })
 }
 
 // Import makes an imported markdown tree the space's content, as Replace does. Its files'
@@ -64,11 +65,11 @@ func (s *Service) importTree(ctx context.Context, c auth.Caller, spaceID string,
 	if res.Commit != nil {
 		git = &GitCommit{OID: res.Commit.OID, Message: res.Commit.Message, Ref: res.Commit.Ref, URL: res.Commit.URL}
 	}
-	return s.replaceHead(ctx, c, v, git, func(head *Snapshot) (*contenttree.Tree, error) {
+	return s.replaceHead(ctx, c, v, git, func(head *Snapshot, now time.Time) (*contenttree.Tree, error) {
 		if n := len(head.Tree.Pages); onlyIntoEmpty && n > 0 {
 			return nil, apperr.Conflictf("space %s already has %d pages: a template applies only to a space without pages", spaceID, n)
 		}
-		return importedTree(head, res, stored)
+		return importedTree(head, res, stored, now)
 	})
 }
 
@@ -85,8 +86,9 @@ func storeFiles(ctx context.Context, res *gitbookimport.Result, blobs blob.Store
 	return stored, nil
 }
 
-// replaceHead commits the tree that build makes from the current head, and moves the head.
-func (s *Service) replaceHead(ctx context.Context, c auth.Caller, v space.View, git *GitCommit, build func(*Snapshot) (*contenttree.Tree, error)) (Revision, Stats, error) {
+// replaceHead commits the tree that build makes from the current head at now, and moves the
+// head.
+func (s *Service) replaceHead(ctx context.Context, c auth.Caller, v space.View, git *GitCommit, build func(head *Snapshot, now time.Time) (*contenttree.Tree, error)) (Revision, Stats, error) {
 	now := s.clock.Now()
 	var rev Revision
 	var st Stats
@@ -95,7 +97,7 @@ func (s *Service) replaceHead(ctx context.Context, c auth.Caller, v space.View, 
 		if err != nil {
 			return err
 		}
-		tree, err := build(base)
+		tree, err := build(base, now)
 		if err != nil {
 			return err
 		}

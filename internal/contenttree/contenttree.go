@@ -9,6 +9,7 @@ package contenttree
 import (
 	"encoding/json"
 	"maps"
+	"time"
 )
 
 // Kind is a page's type, as the API names it.
@@ -44,6 +45,11 @@ type Page struct {
 	Variables     map[string]json.RawMessage
 	Markdown      string  // the page's source text
 	Git           GitBlob // the file the page was imported from, if any
+	// CreatedAt and UpdatedAt are when the page was first and last edited through the API;
+	// zero for a page that was imported and never edited since. Like Git, they are metadata:
+	// diffs ignore them, and a merge keeps the earliest creation and the latest edit.
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // GitBlob names the file a page or file was imported from: its Git blob id and its path from

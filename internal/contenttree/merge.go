@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"time"
 
 	"docsd/internal/textmerge"
 )
@@ -13,7 +14,8 @@ import (
 // What one side changed and the other left alone is taken: a page or file added, a page deleted
 // (with its subtree), moved, renamed or otherwise edited, a variable set or removed. The same change
 // on both sides is taken once. Fields merge one by one, so one side may retitle a page while the
-// other moves it; a page's markdown edited on both sides merges line by line (textmerge).
+// other moves it; a page's markdown edited on both sides merges line by line (textmerge). A
+// page's creation and edit times never conflict (see mergeTimes).
 //
 // The rest are conflicts, and Merge then returns a nil tree and every conflict it found, in a stable
 // order (pages by id, then the tree's structure, files by id, space variables by name):
@@ -142,7 +144,23 @@ func (m *merger) mergePage(b, o, t *Page) Page {
 		merged = o.Markdown
 	}
 	r.Markdown = merged
+	r.CreatedAt, r.UpdatedAt = mergeTimes(b, o, t)
 	return r
+}
+
+// mergeTimes gives a page both sides kept its first creation and its last edit: the earliest
+// creation time any version has, and the latest edit time. Times only grow along a history,
+// so this is the version a side changed, or the later of two edits.
+func mergeTimes(pages ...*Page) (created, updated time.Time) {
+	for _, p := range pages {
+		if !p.CreatedAt.IsZero() && (created.IsZero() || p.CreatedAt.Before(created)) {
+			created = p.CreatedAt
+		}
+		if p.UpdatedAt.After(updated) {
+			updated = p.UpdatedAt
+		}
+	}
+	return created, updated
 }
 
 // valueConflict completes a conflict over one variable: a delete-edit when one side removed it.

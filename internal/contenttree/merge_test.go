@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"docsd/internal/textmerge"
 )
@@ -367,5 +368,37 @@ func TestMergeDoesNotChangeItsInputs(t *testing.T) {
 	}
 	if keys := slices.Sorted(maps.Keys(got.Pages["install"].Variables)); !slices.Equal(keys, []string{"a", "b", "c", "d"}) {
 		t.Fatalf("merged variables %v", keys)
+	}
+}
+
+func TestMergeTimes(t *testing.T) {
+	t.Parallel()
+	at := func(minute int) time.Time { return time.Date(2026, 1, 1, 0, minute, 0, 0, time.UTC) }
+	timed := func(created, updated int) func(*Page) {
+		return func(p *Page) { p.CreatedAt, p.UpdatedAt = at(created), at(updated) }
+	}
+	base := treeOf(doc("a", "", "a0", "a"), doc("b", "", "a1", "b"), doc("c", "", "a2", "c"))
+	setPage(base, "c", timed(1, 2))
+	ours := edit(base, func(t *Tree) {
+		setPage(t, "a", func(p *Page) { p.Title = "Ours"; timed(5, 5)(p) })
+		setPage(t, "b", timed(6, 6)) // an edit that changed nothing but its time
+		setPage(t, "c", func(p *Page) { p.Emoji = "1f600"; p.UpdatedAt = at(7) })
+	})
+	theirs := edit(base, func(t *Tree) {
+		setPage(t, "a", func(p *Page) { p.Slug = "theirs"; timed(4, 8)(p) })
+		setPage(t, "c", func(p *Page) { p.Description = "d"; p.UpdatedAt = at(3) })
+	})
+	merged, conflicts := Merge(base, ours, theirs)
+	if len(conflicts) > 0 {
+		t.Fatalf("conflicts: %v", conflicts)
+	}
+	for id, want := range map[string][2]time.Time{"a": {at(4), at(8)}, "b": {at(6), at(6)}, "c": {at(1), at(7)}} {
+		p := merged.Pages[id]
+		if !p.CreatedAt.Equal(want[0]) || !p.UpdatedAt.Equal(want[1]) {
+			t.Errorf("%s: created %v, updated %v; want %v, %v", id, p.CreatedAt, p.UpdatedAt, want[0], want[1])
+		}
+	}
+	if p := merged.Pages["a"]; p.Title != "Ours" || p.Slug != "theirs" {
+		t.Errorf("a merged to %+v", p)
 	}
 }

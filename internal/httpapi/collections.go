@@ -97,7 +97,7 @@ func (s *Server) listCollectionSpaces(w http.ResponseWriter, r *http.Request, c 
 	if err != nil {
 		return err
 	}
-	return writeList(s, w, list, res, s.urls.FromSpace)
+	return s.writeSpaceList(r.Context(), w, list, res)
 }
 
 func (s *Server) moveCollection(w http.ResponseWriter, r *http.Request, c auth.Caller) error {

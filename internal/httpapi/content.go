@@ -103,6 +103,15 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, c auth.Call
 	if !withGit(r) {
 		out.DropGit()
 	}
+	// Sites serve a space's current revision: that revision has the space's published
+	// addresses, and no other revision has any.
+	if snap.Revision.ID == v.Revision {
+		pubs, err := s.spacesPublished(r.Context(), []string{v.ID}, "")
+		if err != nil {
+			return err
+		}
+		out.SetPublished(pubs[v.ID])
+	}
 	return ok(w, out)
 }
 

@@ -52,8 +52,12 @@ func (h *linkHandlers) read(r *http.Request, c auth.Caller) (linkRead, error) {
 	if err != nil {
 		return linkRead{}, err
 	}
+	sp, err := h.spaceOut(r.Context(), v, "")
+	if err != nil {
+		return linkRead{}, err
+	}
 	rd := linkRead{snap: snap, cr: cr, list: v.ID + "/" + snap.Revision.ID,
-		loc: wire.Locator{URLs: h.urls, Snap: snap, Space: h.urls.FromSpace(v), Organization: h.urls.FromOrganization(o)}}
+		loc: wire.Locator{URLs: h.urls, Snap: snap, Space: sp, Organization: h.urls.FromOrganization(o)}}
 	if cr != nil {
 		w := h.urls.FromChangeRequest(*cr)
 		rd.loc.Context = &wire.VersionContext{Type: "changeRequest", ChangeRequest: &w}

@@ -3,7 +3,9 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 
 	"docsd/internal/apperr"
@@ -22,6 +24,8 @@ type siteConv struct {
 	tree     site.Tree
 	roles    map[string]auth.Role
 	shareKey string
+	// spaces' published addresses, for the space inside each site space
+	spacesPublished map[string]wire.ContentPublished
 }
 
 // newSiteConv prepares the conversion of st's structure for c. Organization admins hold admin
@@ -36,6 +40,9 @@ func (s *Server) newSiteConv(ctx context.Context, c auth.Caller, st site.Site, t
 	distinct := map[string]bool{}
 	for _, ss := range tr.SiteSpaces {
 		distinct[ss.SpaceID] = true
+	}
+	if sc.spacesPublished, err = s.spacesPublished(ctx, slices.Collect(maps.Keys(distinct)), shareKey); err != nil {
+		return nil, err
 	}
 	switch {
 	case orgRole == auth.Admin:
@@ -106,19 +113,14 @@ func (sc *siteConv) published(path string) string {
 	if !sc.site.Published {
 		return ""
 	}
-	u := site.PublishedURL(sc.s.urls.Base, sc.site)
-	if path != "" {
-		u += path + "/"
-	}
-	if sc.shareKey != "" {
-		u += "?" + site.ShareKeyParam + "=" + sc.shareKey
-	}
-	return u
+	return sc.s.publishedURL(sc.site, path, sc.shareKey)
 }
 
 func (sc *siteConv) siteSpace(ss site.SiteSpace) wire.SiteSpace {
+	sp := sc.s.urls.FromSpace(space.View{Space: ss.Space, Role: sc.roles[ss.SpaceID]})
+	sp.SetPublished(sc.spacesPublished[ss.SpaceID])
 	return wire.SiteSpace{Object: "site-space", ID: ss.ID, Path: ss.Path, Section: ss.SectionID,
-		Space: sc.s.urls.FromSpace(space.View{Space: ss.Space, Role: sc.roles[ss.SpaceID]}), Title: ss.Space.Title,
+		Space: sp, Title: ss.Space.Title,
 		Default: ss.Default, Condition: ss.Condition, HasAdvancedCustomizationFeature: ss.Customization != nil,
 		URLs: wire.PublishedURLs{Published: sc.published(sc.tree.SiteSpacePath(ss))}}
 }

@@ -68,7 +68,7 @@ func (s *Server) listSpaces(w http.ResponseWriter, r *http.Request, c auth.Calle
 	if err != nil {
 		return err
 	}
-	return writeList(s, w, list, res, s.urls.FromSpace)
+	return s.writeSpaceList(r.Context(), w, list, res)
 }
 
 func (s *Server) listMemberSpaces(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
@@ -86,7 +86,7 @@ func (s *Server) listMemberSpaces(w http.ResponseWriter, r *http.Request, c auth
 	if err != nil {
 		return err
 	}
-	return writeList(s, w, list, res, s.urls.FromMemberSpace)
+	return s.writeMemberSpaceList(r.Context(), w, list, res)
 }
 
 // shareKeyMax bounds the shareKey parameter; share keys are made by sites (Document 3).
@@ -95,14 +95,15 @@ const shareKeyMax = 256
 func (s *Server) getSpace(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
 	// shareKey only changes published URLs (of share-link sites), which a space shows once
 	// it is published through a site; it grants nothing to an authenticated caller.
-	if _, err := queryString(r, "shareKey", shareKeyMax); err != nil {
+	shareKey, err := queryString(r, "shareKey", shareKeyMax)
+	if err != nil {
 		return err
 	}
 	v, err := s.Spaces.Get(r.Context(), c, r.PathValue("spaceId"))
 	if err != nil {
 		return err
 	}
-	return ok(w, s.urls.FromSpace(v))
+	return s.writeSpace(w, r, v, shareKey)
 }
 
 func (s *Server) patchSpace(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
@@ -125,7 +126,7 @@ func (s *Server) patchSpace(w http.ResponseWriter, r *http.Request, c auth.Calle
 	if err != nil {
 		return err
 	}
-	return ok(w, s.urls.FromSpace(v))
+	return s.writeSpace(w, r, v, "")
 }
 
 func (s *Server) deleteSpace(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
@@ -148,7 +149,7 @@ func (s *Server) restoreSpace(w http.ResponseWriter, r *http.Request, c auth.Cal
 	if err != nil {
 		return err
 	}
-	return ok(w, s.urls.FromSpace(v))
+	return s.writeSpace(w, r, v, "")
 }
 
 func (s *Server) moveSpace(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
@@ -160,7 +161,7 @@ func (s *Server) moveSpace(w http.ResponseWriter, r *http.Request, c auth.Caller
 	if err != nil {
 		return err
 	}
-	return ok(w, s.urls.FromSpace(v))
+	return s.writeSpace(w, r, v, "")
 }
 
 func (s *Server) transferSpace(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
@@ -172,5 +173,5 @@ func (s *Server) transferSpace(w http.ResponseWriter, r *http.Request, c auth.Ca
 	if err != nil {
 		return err
 	}
-	return ok(w, s.urls.FromSpace(v))
+	return s.writeSpace(w, r, v, "")
 }

@@ -212,6 +212,9 @@ type Tx interface {
 
 	// Space returns a space (live or in the trash); ErrNotFound if it does not exist.
 	Space(ctx context.Context, id string) (space.Space, error)
+	// PublishedSiteSpaces returns the site spaces of published sites that hold any of
+	// spaceIDs, in no particular order.
+	PublishedSiteSpaces(ctx context.Context, spaceIDs []string) ([]PublishedSiteSpace, error)
 }
 
 // OrgRoles tells the site service a caller's role in an organization (org.Service.Role).

@@ -125,13 +125,22 @@ func (s Structure) DefaultSection() *SectionNode {
 // site space of its container. The default site space of the default section is the site's
 // home, "".
 func (t Tree) SiteSpacePath(ss SiteSpace) string {
-	p := ""
+	var section *Section
 	if ss.SectionID != "" {
-		for _, sec := range t.Sections {
-			if sec.ID == ss.SectionID && !sec.Default {
-				p = sec.Path
+		for i, sec := range t.Sections {
+			if sec.ID == ss.SectionID {
+				section = &t.Sections[i]
 			}
 		}
+	}
+	return siteSpacePath(section, ss)
+}
+
+// siteSpacePath is SiteSpacePath given the site space's section (nil at the site's root).
+func siteSpacePath(section *Section, ss SiteSpace) string {
+	p := ""
+	if section != nil && !section.Default {
+		p = section.Path
 	}
 	if !ss.Default {
 		if p != "" {

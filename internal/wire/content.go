@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/json"
+	"time"
 
 	"docsd/internal/content"
 	"docsd/internal/contenttree"
@@ -22,9 +23,17 @@ type Revision struct {
 	Git              *content.GitCommit         `json:"git,omitempty"`
 }
 
-// RevisionURLs are a revision's URLs; published ones belong to sites.
+// RevisionURLs are a revision's URLs; published ones belong to sites, which serve a space's
+// current revision only.
 type RevisionURLs struct {
-	App string `json:"app"`
+	App       string `json:"app"`
+	Published string `json:"published,omitempty"`
+	Public    string `json:"public,omitempty"`
+}
+
+// SetPublished fills the revision's published URLs.
+func (r *Revision) SetPublished(p ContentPublished) {
+	r.URLs.Published, r.URLs.Public = p.Published, p.Public
 }
 
 // Page is a page of a revision: a document, a group or a link. Documents carry their
@@ -34,6 +43,8 @@ type Page struct {
 	Title         string                     `json:"title"`
 	Emoji         string                     `json:"emoji,omitempty"`
 	Icon          string                     `json:"icon,omitempty"`
+	CreatedAt     *Time                      `json:"createdAt,omitempty"` // absent until the page is edited
+	UpdatedAt     *Time                      `json:"updatedAt,omitempty"`
 	Kind          string                     `json:"kind"` // deprecated in the API, still sent
 	Type          string                     `json:"type"`
 	URLs          *PageURLs                  `json:"urls,omitempty"`
@@ -117,7 +128,7 @@ func (u URLs) FromPage(spaceID string, snap *content.Snapshot, p contenttree.Pag
 // PageAlone converts one page without its subtree: documents and groups have empty `pages`.
 func (u URLs) PageAlone(spaceID string, snap *content.Snapshot, p contenttree.Page) Page {
 	w := Page{ID: p.ID, Title: p.Title, Emoji: p.Emoji, Icon: p.Icon, Kind: string(p.Kind), Type: string(p.Kind),
-		Hidden: p.Hidden, Git: gitBlob(p.Git)}
+		Hidden: p.Hidden, Git: gitBlob(p.Git), CreatedAt: optionalTime(p.CreatedAt), UpdatedAt: optionalTime(p.UpdatedAt)}
 	if p.Kind == contenttree.KindLink {
 		w.Target = p.Target
 		var ref struct {
@@ -153,6 +164,14 @@ func (u URLs) FromFile(spaceID, revisionID string, f contenttree.File) File {
 		out.Dimensions = &d
 	}
 	return out
+}
+
+// optionalTime renders a time that may be unknown (zero) as absent.
+func optionalTime(t time.Time) *Time {
+	if t.IsZero() {
+		return nil
+	}
+	return TimePtr(&t)
 }
 
 func gitBlob(g contenttree.GitBlob) *contenttree.GitBlob {

@@ -31,11 +31,26 @@ type Space struct {
 }
 
 // SpaceURLs are a space's URLs. Published URLs belong to publishing (sites) and are absent
-// until a space is published there.
+// until a space is published there (see PublishedURLs).
 type SpaceURLs struct {
-	Location string `json:"location"`
-	App      string `json:"app"`
-	Icon     string `json:"icon,omitempty"`
+	Location  string `json:"location"`
+	App       string `json:"app"`
+	Published string `json:"published,omitempty"`
+	Public    string `json:"public,omitempty"`
+	Icon      string `json:"icon,omitempty"`
+}
+
+// ContentPublished are where readers find a space, or its current revision, published:
+// Published in a published site that includes it, Public in one anyone may read and search
+// engines index (a public site); "" when none.
+type ContentPublished struct {
+	Published string
+	Public    string
+}
+
+// SetPublished fills the space's published URLs.
+func (s *Space) SetPublished(p ContentPublished) {
+	s.URLs.Published, s.URLs.Public = p.Published, p.Public
 }
 
 type SpacePermissions struct {

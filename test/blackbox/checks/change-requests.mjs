@@ -1,5 +1,5 @@
 // Change requests: opened, edited through our page routes, merged, read back at the head.
-import { assert, ids, need, rejects } from './lib.mjs';
+import { assert, ids, isTime, need, rejects } from './lib.mjs';
 
 // ours sends a request to a docsd route the official client has no method for.
 async function ours(t, method, path, body) {
@@ -113,6 +113,10 @@ export default {
             assert.equal(merged.result, 'merge');
             const { data: read } = await t.admin.spaces.getPageById(space.id, guide.id, { format: 'markdown' });
             assert.equal(read.markdown, '## Setup\n\nNew text.\n');
+            // The edit dated the page; the imported page nobody edited has no times.
+            isTime(read.updatedAt, 'updatedAt');
+            assert.equal(read.createdAt, read.updatedAt, 'createdAt of a page edited once');
+            assert.equal(home.updatedAt, undefined, 'updatedAt of an imported page never edited');
         }],
     ],
 };

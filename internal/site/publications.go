@@ -1,0 +1,52 @@
+package site
+
+import (
+	"cmp"
+	"context"
+	"slices"
+)
+
+// PublishedSiteSpace is a site space of a published site, with its section (nil at the
+// site's root): a place where a site serves a space to readers. The store returns only
+// those of live spaces of the site's organization, as Tree does, and reads only what an
+// address needs: of the site its id, organization, visibility, basename, hostname and
+// creation time; of the section its id, path and default flag; of the site space its space,
+// path and default flag.
+type PublishedSiteSpace struct {
+	Site      Site
+	Section   *Section
+	SiteSpace SiteSpace
+}
+
+// Publication is where a published site serves a space: the site (what PublishedSiteSpace
+// reads of it), and the path below the site's URL (see Tree.SiteSpacePath).
+type Publication struct {
+	Site Site
+	Path string
+}
+
+// Publications returns, for each of spaceIDs that a published site includes, where sites
+// serve it, best first: sites in the order they were made, and within a site its shortest
+// path (the site's home before a section's default space, before a variant). Spaces no
+// published site includes are left out. It takes no caller: a space's published addresses
+// are shown to whoever can read the space.
+func (s *Service) Publications(ctx context.Context, spaceIDs []string) (map[string][]Publication, error) {
+	if len(spaceIDs) == 0 {
+		return nil, nil
+	}
+	rows, err := s.store.Read().PublishedSiteSpaces(ctx, spaceIDs)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]Publication{}
+	for _, r := range rows {
+		out[r.SiteSpace.SpaceID] = append(out[r.SiteSpace.SpaceID], Publication{Site: r.Site, Path: siteSpacePath(r.Section, r.SiteSpace)})
+	}
+	for _, list := range out {
+		slices.SortFunc(list, func(a, b Publication) int {
+			return cmp.Or(a.Site.CreatedAt.Compare(b.Site.CreatedAt), cmp.Compare(a.Site.ID, b.Site.ID),
+				cmp.Compare(len(a.Path), len(b.Path)), cmp.Compare(a.Path, b.Path))
+		})
+	}
+	return out, nil
+}

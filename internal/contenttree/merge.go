@@ -145,6 +145,14 @@ func (m *merger) mergePage(b, o, t *Page) Page {
 	}
 	r.Markdown = merged
 	r.CreatedAt, r.UpdatedAt = mergeTimes(b, o, t)
+	// The Git blob a page was last imported from follows the side that re-imported it (ours
+	// when both did): it is metadata of that import, never a conflict.
+	switch {
+	case o.Git != b.Git:
+		r.Git = o.Git
+	case t.Git != b.Git:
+		r.Git = t.Git
+	}
 	return r
 }
 

@@ -402,3 +402,34 @@ func TestMergeTimes(t *testing.T) {
 		t.Errorf("a merged to %+v", p)
 	}
 }
+
+// TestMergeGitBlobs checks that a page's Git blob follows the side that re-imported it.
+func TestMergeGitBlobs(t *testing.T) {
+	t.Parallel()
+	blob := func(oid string) func(*Page) { return func(p *Page) { p.Git = GitBlob{OID: oid, Path: p.ID + ".md"} } }
+	base := treeOf(doc("a", "", "a0", "a"), doc("b", "", "a1", "b"), doc("c", "", "a2", "c"))
+	for _, id := range []string{"a", "b", "c"} {
+		setPage(base, id, blob("base"))
+	}
+	ours := edit(base, func(t *Tree) {
+		setPage(t, "a", func(p *Page) { p.Title = "Ours" })  // edited, not re-imported
+		setPage(t, "c", func(p *Page) { blob("ours-c")(p) }) // both re-imported: ours wins
+	})
+	theirs := edit(base, func(t *Tree) {
+		setPage(t, "a", blob("theirs-a")) // re-imported by theirs only
+		setPage(t, "b", func(p *Page) { p.Title = "Theirs" })
+		setPage(t, "c", blob("theirs-c"))
+	})
+	merged, conflicts := Merge(base, ours, theirs)
+	if len(conflicts) > 0 {
+		t.Fatalf("conflicts: %v", conflicts)
+	}
+	for id, want := range map[string]string{"a": "theirs-a", "b": "base", "c": "ours-c"} {
+		if got := merged.Pages[id].Git.OID; got != want {
+			t.Errorf("%s: Git blob %q, want %q", id, got, want)
+		}
+	}
+	if merged.Pages["a"].Title != "Ours" || merged.Pages["b"].Title != "Theirs" {
+		t.Errorf("titles %q, %q", merged.Pages["a"].Title, merged.Pages["b"].Title)
+	}
+}

@@ -151,9 +151,12 @@ func deleteSections(ctx context.Context, q *Q, spaceID string, pages []string) e
 		args = append(args, pageArgs...)
 	}
 	if q.Engine() == SQLite {
-		// Contentless FTS5 rows and champion list entries are deleted by rowid, before the
-		// rows that name them.
+		// Champion list entries, waiting sections and FTS5 rows are deleted by rowid, before
+		// the rows that name them.
 		if _, err := q.Exec(ctx, `DELETE FROM search_champions WHERE section_id IN (SELECT id FROM search_sections WHERE `+where+`)`, args...); err != nil {
+			return err
+		}
+		if _, err := q.Exec(ctx, `DELETE FROM search_champions_pending WHERE section_id IN (SELECT id FROM search_sections WHERE `+where+`)`, args...); err != nil {
 			return err
 		}
 		if _, err := q.Exec(ctx, `DELETE FROM search_title_fts WHERE rowid IN (SELECT id FROM search_sections WHERE `+where+`)`, args...); err != nil {

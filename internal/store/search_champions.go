@@ -19,12 +19,21 @@ import (
 // has at most a few words, and the benchmark measures how rarely (recall@20).
 //
 // A list is built the first time a query needs it (one pass over the word's matches, once
-// for all server processes), then kept by each index update: a new section joins the lists
-// of its words where it weighs more than the list's last, and a deleted section leaves them.
+// for all server processes), then kept by the index updates: a deleted section leaves the
+// lists at once, and new sections join the lists of their words where they weigh more than
+// the list's last, in batches: until championBatch of them have gathered they wait in
+// search_champions_pending, and every common-word query ranks them beside the lists, so a
+// section is a candidate from the moment it is indexed. (Adding one section at a time wrote
+// to the lists of a hundred words, each on pages of its own, in every one-page update.)
 // A list that deletions have shrunk below three quarters of its size is built again. Weights
 // are computed with the index's average section length at the time, which drifts slowly:
 // lists order sections closely enough to choose candidates, which are then scored exactly.
 var championSize = 1000 // a variable so that tests can make lists short
+
+// championBatch is how many new sections may wait outside the champion lists: each
+// common-word query scores them all, and each batch rewrites the lists' pages once. A
+// variable so that tests can make batches small.
+var championBatch = 64
 
 // prefixChampionWords is how many of the most frequent words a common prefix term draws
 // champion lists from.
@@ -48,6 +57,17 @@ func (s *Searches) championCandidates(ctx context.Context, q *Q, m search.Match,
 	for _, id := range titled {
 		seen[id] = true
 		ids = append(ids, strconv.FormatInt(id, 10))
+	}
+	// The sections not in the lists yet.
+	pending, err := sectionIDs(ctx, q, `SELECT section_id FROM search_champions_pending`)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range pending {
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, strconv.FormatInt(id, 10))
+		}
 	}
 	words, err := s.championWords(ctx, q, m.Query)
 	if err != nil {
@@ -177,6 +197,67 @@ func buildChampions(ctx context.Context, q *Q, w string) error {
 	return insertChampions(ctx, q, map[string][]champion{w: all})
 }
 
+// pendChampions records new sections for the champion lists: they wait in
+// search_champions_pending until more than championBatch have gathered, and then join the
+// lists all at once. weights holds the new sections' weights, by word.
+func pendChampions(ctx context.Context, q *Q, ids []int64, weights map[string][]champion, avg float64) error {
+	var waiting int
+	if err := q.QueryRow(ctx, `SELECT COUNT(*) FROM search_champions_pending`).Scan(&waiting); err != nil {
+		return err
+	}
+	if waiting+len(ids) <= championBatch {
+		var args []any
+		for _, id := range ids {
+			args = append(args, id)
+		}
+		_, err := q.Exec(ctx, `INSERT INTO search_champions_pending (section_id) VALUES `+valuesList(len(args), 1, ""), args...)
+		return err
+	}
+	if waiting > 0 {
+		// The waiting sections' weights, from their words as indexed (looked up by rowid:
+		// joined, the planner may walk the whole FTS5 table instead).
+		waiters, err := sectionIDs(ctx, q, `SELECT section_id FROM search_champions_pending`)
+		if err != nil {
+			return err
+		}
+		strs := make([]string, len(waiters))
+		for i, id := range waiters {
+			strs[i] = strconv.FormatInt(id, 10)
+		}
+		for start := 0; start < len(strs); start += 500 {
+			list, args := inList(strs[start:min(start+500, len(strs))])
+			if err := sectionWeights(ctx, q, `SELECT rowid, title, body FROM search_fts WHERE rowid IN (`+list+`)`, args, avg, weights); err != nil {
+				return err
+			}
+		}
+		if _, err := q.Exec(ctx, `DELETE FROM search_champions_pending`); err != nil {
+			return err
+		}
+	}
+	return addChampions(ctx, q, weights)
+}
+
+// sectionWeights adds to weights the term weights of the sections query returns, as (rowid,
+// title, body).
+func sectionWeights(ctx context.Context, q *Q, query string, args []any, avg float64, weights map[string][]champion) error {
+	rows, err := q.Query(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var title, body string
+		if err := rows.Scan(&id, &title, &body); err != nil {
+			return err
+		}
+		for w, weight := range search.TermWeights(title, body, avg) {
+			weights[w] = append(weights[w], champion{section: id, weight: weight})
+		}
+	}
+	return rows.Err()
+}
+
 // addChampions adds new sections to the existing champion lists of their words: weights
 // holds, for each word, the new sections' weights.
 func addChampions(ctx context.Context, q *Q, weights map[string][]champion) error {
@@ -186,11 +267,6 @@ func addChampions(ctx context.Context, q *Q, weights map[string][]champion) erro
 	}
 	slices.Sort(terms)
 	add := map[string][]champion{}
-	type overflow struct {
-		term   string
-		excess int
-	}
-	var full []overflow
 	for start := 0; start < len(terms); start += 500 {
 		list, args := inList(terms[start:min(start+500, len(terms))])
 		// The sizes table (kept by triggers) and one index seek per word for the lightest
@@ -213,9 +289,6 @@ func addChampions(ctx context.Context, q *Q, weights map[string][]champion) erro
 					add[term] = append(add[term], c)
 				}
 			}
-			if excess := n + len(add[term]) - championSize; excess > 0 {
-				full = append(full, overflow{term, excess})
-			}
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -226,7 +299,38 @@ func addChampions(ctx context.Context, q *Q, weights map[string][]champion) erro
 		return err
 	}
 	// Lists that grew past championSize drop as many of their lightest sections, found by
-	// the (term, weight) index without reading the rest of the list.
+	// the (term, weight) index without reading the rest of the list. Their sizes are read
+	// back rather than predicted: a list built while sections waited may hold some already.
+	grown := make([]string, 0, len(add))
+	for term := range add {
+		grown = append(grown, term)
+	}
+	slices.Sort(grown)
+	type overflow struct {
+		term   string
+		excess int
+	}
+	var full []overflow
+	for start := 0; start < len(grown); start += 500 {
+		list, args := inList(grown[start:min(start+500, len(grown))])
+		rows, err := q.Query(ctx, `SELECT term, size - ? FROM search_champion_sizes WHERE term IN (`+list+`) AND size > ?`,
+			append(append([]any{championSize}, args...), championSize)...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var f overflow
+			if err := rows.Scan(&f.term, &f.excess); err != nil {
+				rows.Close()
+				return err
+			}
+			full = append(full, f)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
 	for _, f := range full {
 		if _, err := q.Exec(ctx, `DELETE FROM search_champions WHERE term = ? AND section_id IN
 			(SELECT section_id FROM search_champions WHERE term = ? ORDER BY weight, section_id LIMIT ?)`,
@@ -243,7 +347,9 @@ func insertChampions(ctx context.Context, q *Q, lists map[string][]champion) err
 		if len(args) == 0 {
 			return nil
 		}
-		_, err := q.Exec(ctx, `INSERT INTO search_champions (term, section_id, weight) VALUES `+valuesList(len(args)/3, 3, ""), args...)
+		// A list built while sections waited to join it holds them already.
+		_, err := q.Exec(ctx, `INSERT INTO search_champions (term, section_id, weight) VALUES `+valuesList(len(args)/3, 3, "")+
+			` ON CONFLICT (term, section_id) DO NOTHING`, args...)
 		args = args[:0]
 		return err
 	}

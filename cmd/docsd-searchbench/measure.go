@@ -139,7 +139,10 @@ type updateResults struct {
 }
 
 // measureUpdates merges one-page change requests through HTTP into each space and times the
-// index update that follows each (run within the merge request, as small changes are).
+// index update that follows each. docsd makes that update in the index job, woken as the
+// merge commits, or in the first search of the space if that comes first; here a hook makes
+// the same update as the merge commits, before the merge answers, so that each is timed
+// alone and the search that follows checks it.
 func (b *bench) measureUpdates(ctx context.Context) ([]updateResults, error) {
 	var mu sync.Mutex
 	var times []time.Duration

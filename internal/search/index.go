@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
+	"sync"
 
 	"docsd/internal/apperr"
 	"docsd/internal/contenttree"
@@ -13,7 +13,9 @@ import (
 )
 
 // IndexJob is the kind of the job that brings a space's index up to its head. It is enqueued
-// in the transaction of every head move (store.contentTx.MoveHead), so no move is missed.
+// in the transaction of every head move (store.contentTx.MoveHead), so no move is missed, and
+// this process's worker is woken when that transaction commits, so the index follows within
+// moments, off the path of the request that moved the head.
 const IndexJob = "search.index"
 
 // IndexRequest is the payload of an IndexJob.
@@ -21,10 +23,11 @@ type IndexRequest struct {
 	Space string `json:"space"`
 }
 
-// inlineMaxPages is the largest change indexed within the request that moved the head:
-// small changes (an edit, a merge) are searchable as soon as the request answers, and larger
-// ones (an import) are left to the job so the request stays quick.
-const inlineMaxPages = 50
+// catchUpMaxPages is the largest change a search indexes itself when it finds a space's
+// index behind the space's head (see Search): small changes (an edit, a merge) are
+// searchable as soon as the request that made them answers, and larger ones (an import) are
+// left to the job so that the search stays quick.
+const catchUpMaxPages = 50
 
 // bulkPages is the size of a change from which the whole new tree is loaded at once (its
 // markdown in batches) rather than page by page.
@@ -39,20 +42,32 @@ func (s *Service) HandleJob(ctx context.Context, payload json.RawMessage) error 
 	return s.Refresh(ctx, r.Space, 0)
 }
 
-// RefreshInline indexes a small head move at once, after the transaction that made it has
-// committed; a larger one, or a failure, is left to the job the move enqueued.
-func (s *Service) RefreshInline(spaceID string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := s.Refresh(ctx, spaceID, inlineMaxPages); err != nil {
-		s.log.Warn("search: index update left to the job", "space", spaceID, "error", err)
+// catchUp brings the index of each space of states that is behind its head up to date,
+// when the change is small (catchUpMaxPages), before a search reads it. A failure leaves
+// that space to its job: the search still answers, from the index as it is.
+func (s *Service) catchUp(ctx context.Context, states map[string]IndexState) error {
+	for id, st := range states {
+		if st.Indexed == st.Head {
+			continue
+		}
+		if err := s.Refresh(ctx, id, catchUpMaxPages); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			s.log.Warn("search: index update left to the job", "space", id, "error", err)
+		}
 	}
+	return nil
 }
 
 // Refresh brings the space's index from the revision it was built from to the space's head,
 // rewriting only the sections of pages whose records differ. With maxPages > 0 a larger
 // change is left alone (without error). A space that no longer exists has nothing to index
 // (purging a space drops its sections in the same transaction).
+//
+// Refreshes of one space may run at once, in this process and in others sharing the
+// database (the job, searches): each applies its update only if the index is still where it
+// started from, and otherwise looks again, so the index moves forward once per change.
 func (s *Service) Refresh(ctx context.Context, spaceID string, maxPages int) error {
 	for range 5 {
 		from, err := s.store.Indexed(ctx, spaceID)
@@ -62,6 +77,9 @@ func (s *Service) Refresh(ctx context.Context, spaceID string, maxPages int) err
 		to, ok, err := s.store.Head(ctx, spaceID)
 		if err != nil || !ok || from == to {
 			return err
+		}
+		if maxPages > 0 && s.large.has(spaceID, from, to) {
+			return nil // known to be too large: the job is on it
 		}
 		all := false
 		changed, removed, err := s.content.PageChanges(ctx, from, to)
@@ -74,6 +92,7 @@ func (s *Service) Refresh(ctx context.Context, spaceID string, maxPages int) err
 			return err
 		}
 		if maxPages > 0 && len(changed)+len(removed) > maxPages {
+			s.large.add(spaceID, from, to)
 			return nil
 		}
 		rows, err := s.rowsOf(ctx, spaceID, to, changed)
@@ -90,12 +109,38 @@ func (s *Service) Refresh(ctx context.Context, spaceID string, maxPages int) err
 		if maxPages == 0 && len(rows) >= ExactBound/2 {
 			// So many new sections may have made many words common at once: ready their
 			// ranking here, in the job, rather than in the first queries that use them. (An
-			// update small enough to index inline adds too few sections for that to matter.)
+			// update small enough for a search to make adds too few sections for that to matter.)
 			return s.store.PrepareRanking(ctx, ExactBound)
 		}
 		return nil
 	}
 	return fmt.Errorf("search index of space %s: kept losing the race to other indexers", spaceID)
+}
+
+// largeChanges remembers index updates found too large for a search to make, so that the
+// searches that follow, until the job has made it, skip straight to the index as it is
+// rather than compare the two revisions again (for an import, the whole tree).
+type largeChanges struct {
+	mu   sync.Mutex
+	seen map[string][2]string // space → {indexed revision, head}
+}
+
+// maxLargeChanges bounds the memory of largeChanges; it forgets everything when full.
+const maxLargeChanges = 1024
+
+func (l *largeChanges) has(spaceID, from, to string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.seen[spaceID] == [2]string{from, to}
+}
+
+func (l *largeChanges) add(spaceID, from, to string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.seen == nil || len(l.seen) >= maxLargeChanges {
+		l.seen = map[string][2]string{}
+	}
+	l.seen[spaceID] = [2]string{from, to}
 }
 
 // rowsOf returns the sections of the given pages of a revision.

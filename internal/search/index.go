@@ -39,7 +39,10 @@ func (s *Service) HandleJob(ctx context.Context, payload json.RawMessage) error 
 	if err := json.Unmarshal(payload, &r); err != nil || r.Space == "" {
 		return fmt.Errorf("search index: malformed payload %s", payload)
 	}
-	return s.Refresh(ctx, r.Space, 0)
+	if err := s.Refresh(ctx, r.Space, 0); err != nil {
+		return err
+	}
+	return s.store.MaintainRanking(ctx)
 }
 
 // catchUp brings the index of each space of states that is behind its head up to date,

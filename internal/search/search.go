@@ -70,6 +70,9 @@ type Store interface {
 	// PrepareRanking readies the index for queries of words found in more than common
 	// sections, after a large update; see Match.Exact.
 	PrepareRanking(ctx context.Context, common int) error
+	// MaintainRanking does the upkeep of the ranking that index updates leave to be done
+	// in batches, when enough has gathered; the index job runs it after each update.
+	MaintainRanking(ctx context.Context) error
 	// Search returns the best hits of m, best first.
 	Search(ctx context.Context, m Match) ([]Hit, error)
 }

@@ -62,6 +62,13 @@ func TestSearchChampionLists(t *testing.T) {
 	}
 	rows = append(rows, row("titled", "Alpha beta", "alpha beta "+strings.Repeat("filler words ", 50)))
 	apply("r1", "r2", []string{}, rows...)
+	maintain := func() {
+		t.Helper()
+		if err := s.MaintainRanking(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	maintain() // no lists yet: the waiting sections are let go
 	check("titled", "old")
 	var listed int
 	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions WHERE term = 'alpha'`).Scan(&listed); err != nil || listed != 20 {
@@ -101,6 +108,7 @@ func TestSearchChampionLists(t *testing.T) {
 
 	// A new section waits outside the lists, and is ranked all the same.
 	apply("r2", "r3", []string{"heavy"}, row("heavy", "Heavy", strings.Repeat("alpha beta ", 30)))
+	maintain() // one section waiting: not enough for a batch
 	check("titled", "heavy", "old")
 	inList := func(page string) (n int) {
 		t.Helper()
@@ -117,9 +125,26 @@ func TestSearchChampionLists(t *testing.T) {
 
 	// Past championBatch, the waiting sections join the lists at once: each pushes the
 	// lightest section out of each full list, and the sizes kept by triggers follow the lists.
+	lightest := map[string][]int64{}
+	for _, term := range []string{"alpha", "beta"} {
+		ids, err := sectionIDs(ctx, db.Read(), `SELECT section_id FROM search_champions WHERE term = ? ORDER BY weight, section_id LIMIT 3`, term)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lightest[term] = ids
+	}
 	apply("r3", "r4", []string{"heavy2", "heavy3"}, row("heavy2", "Heavy 2", strings.Repeat("alpha beta ", 25)),
 		row("heavy3", "Heavy 3", strings.Repeat("alpha beta ", 20)))
+	maintain()
 	check("titled", "heavy")
+	for term, ids := range lightest {
+		for _, id := range ids {
+			var n int
+			if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions WHERE term = ? AND section_id = ?`, term, id).Scan(&n); err != nil || n != 0 {
+				t.Errorf("section %d, among the lightest of %s's list, is still in it (%v)", id, term, err)
+			}
+		}
+	}
 	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions_pending`).Scan(&pending); err != nil || pending != 0 {
 		t.Fatalf("%d sections still waiting (%v)", pending, err)
 	}
@@ -140,10 +165,36 @@ func TestSearchChampionLists(t *testing.T) {
 	// Deleted sections leave the lists, and the waiting ones.
 	apply("r4", "r5", []string{"waiting"}, row("waiting", "Waiting", strings.Repeat("alpha beta ", 40)))
 	check("titled", "waiting", "heavy")
+
+	// A list built on first use while a section waited holds it already: the batch leaves
+	// it as it is.
+	if err := db.Write(ctx, time.Now(), func(q *Q) error {
+		_, err := q.Exec(ctx, `DELETE FROM search_champions WHERE term = 'alpha'`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	check("titled", "waiting", "heavy")
+	championBatch = 0
+	maintain()
+	championBatch = 2
+	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions WHERE term = 'alpha'`).Scan(&listed); err != nil || listed != 20 || inList("waiting") != 1 {
+		t.Fatalf("alpha's list holds %d sections (%v), waiting listed %d times", listed, err, inList("waiting"))
+	}
+	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champion_sizes s
+		WHERE size != (SELECT COUNT(*) FROM search_champions c WHERE c.term = s.term)`).Scan(&drift); err != nil || drift != 0 {
+		t.Fatalf("%d list sizes differ from their lists (%v)", drift, err)
+	}
 	apply("r5", "r6", []string{"heavy", "heavy2", "heavy3", "old", "waiting"})
+	check("titled") // their entries wait for the next batch, and match nothing meanwhile
+	maintain()      // five deleted: a batch
 	check("titled")
 	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions WHERE section_id NOT IN (SELECT id FROM search_sections)`).Scan(&listed); err != nil || listed != 0 {
 		t.Fatalf("%d list entries name deleted sections (%v)", listed, err)
+	}
+	var gone int
+	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions_gone`).Scan(&gone); err != nil || gone != 0 {
+		t.Fatalf("%d deleted sections still noted (%v)", gone, err)
 	}
 	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions_pending`).Scan(&pending); err != nil || pending != 0 {
 		t.Fatalf("%d deleted sections still waiting (%v)", pending, err)

@@ -335,5 +335,5 @@ func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) (int64, 
 			return 0, err
 		}
 	}
-	return words, pendChampions(ctx, q, ids, weights, avg)
+	return words, pendChampions(ctx, q, ids, weights)
 }

@@ -42,8 +42,12 @@ func (s *Service) HandleJob(ctx context.Context, payload json.RawMessage) error 
 	if err := s.Refresh(ctx, r.Space, 0); err != nil {
 		return err
 	}
-	return s.store.MaintainRanking(ctx)
+	return s.MaintainRanking(ctx)
 }
+
+// MaintainRanking does the upkeep of the ranking that index updates leave to be done in
+// batches (see Store), when enough has gathered. The index job runs it after each update.
+func (s *Service) MaintainRanking(ctx context.Context) error { return s.store.MaintainRanking(ctx) }
 
 // catchUp brings the index of each space of states that is behind its head up to date,
 // when the change is small (catchUpMaxPages), before a search reads it. A failure leaves

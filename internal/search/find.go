@@ -47,8 +47,8 @@ type SpaceResult struct {
 // them by page and by space, each in the order of its best section. Spaces that do not exist
 // or are in the trash are left out, as are pages that the index holds but the space's current
 // content no longer has (a large update not indexed yet). A space whose index is behind its
-// head by a small change is brought up to date first (see catchUp). It fails with a 400 for an empty or too
-// long query.
+// head by a small change is brought up to date first (see catchUp). It fails with a 400 for
+// an empty or too long query.
 func (s *Service) Search(ctx context.Context, spaceIDs []string, query string) ([]SpaceResult, error) {
 	q, err := Parse(query)
 	if err != nil || len(q.Terms) == 0 || len(spaceIDs) == 0 {

@@ -139,11 +139,9 @@ type updateResults struct {
 }
 
 // measureUpdates merges one-page change requests through HTTP into each space and times the
-// index update that follows each. docsd makes that update in the index job, woken as the
-// merge commits, or in the first search of the space if that comes first; here a hook makes
-// the same update as the merge commits, before the merge answers, so that each is timed
-// alone and the search that follows checks it. The time includes the job's upkeep of the
-// ranking (a batch of the champion lists, every few merges), which the hook makes too.
+// index update that follows each (made within the merge request, as small changes are: the
+// hook set here replaces docsd's own to time it). The time includes the index job's upkeep
+// of the ranking (a batch of the champion lists, every few merges), which the hook makes too.
 func (b *bench) measureUpdates(ctx context.Context) ([]updateResults, error) {
 	var mu sync.Mutex
 	var times []time.Duration

@@ -117,6 +117,7 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.PDF = pdfexport.NewService(a.Content, a.ChangeRequests, a.Blobs, []byte(pdfKey), a.Clock, cfg.PDFMaxPages)
 	a.Search = search.NewService(store.NewSearches(db), a.Content, a.Clock, a.Log)
 	a.Jobs.Register(search.IndexJob, a.Search.HandleJob)
+	db.OnHeadMoved(a.Search.RefreshInline)
 	return a, nil
 }
 

@@ -58,8 +58,8 @@ func (s *Service) Search(ctx context.Context, spaceIDs []string, query string) (
 	if err != nil || len(states) == 0 {
 		return []SpaceResult{}, err
 	}
-	// Read your writes: a change that has answered is searchable, whether or not its index
-	// job has run yet.
+	// Read your writes: a change that has answered is searchable, even if the update that
+	// follows it failed and its job has not run yet.
 	if err := s.catchUp(ctx, states); err != nil {
 		return nil, err
 	}

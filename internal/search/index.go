@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"docsd/internal/apperr"
 	"docsd/internal/contenttree"
@@ -13,9 +14,9 @@ import (
 )
 
 // IndexJob is the kind of the job that brings a space's index up to its head. It is enqueued
-// in the transaction of every head move (store.contentTx.MoveHead), so no move is missed, and
-// this process's worker is woken when that transaction commits, so the index follows within
-// moments, off the path of the request that moved the head.
+// in the transaction of every head move (store.contentTx.MoveHead), so no move is missed;
+// this process's worker is woken once that transaction has committed and RefreshInline has
+// run, so the job makes the updates too large to make inline, and any that failed.
 const IndexJob = "search.index"
 
 // IndexRequest is the payload of an IndexJob.
@@ -23,11 +24,12 @@ type IndexRequest struct {
 	Space string `json:"space"`
 }
 
-// catchUpMaxPages is the largest change a search indexes itself when it finds a space's
-// index behind the space's head (see Search): small changes (an edit, a merge) are
-// searchable as soon as the request that made them answers, and larger ones (an import) are
-// left to the job so that the search stays quick.
-const catchUpMaxPages = 50
+// smallChangePages is the largest change indexed by the request that made it, right after
+// its commit (RefreshInline), or by a search that finds a space's index behind its head
+// (see Search): small changes (an edit, a merge) are searchable as soon as the request that
+// made them answers, and larger ones (an import) are left to the job so that requests stay
+// quick.
+const smallChangePages = 50
 
 // bulkPages is the size of a change from which the whole new tree is loaded at once (its
 // markdown in batches) rather than page by page.
@@ -45,19 +47,32 @@ func (s *Service) HandleJob(ctx context.Context, payload json.RawMessage) error 
 	return s.MaintainRanking(ctx)
 }
 
+// RefreshInline indexes a small head move at once, after the transaction that made it has
+// committed and before its request answers; a larger one, or a failure, is left to the job
+// the move enqueued (and a failure, to the first search of the space too).
+func (s *Service) RefreshInline(spaceID string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.Refresh(ctx, spaceID, smallChangePages); err != nil {
+		s.log.Warn("search: index update left to the job", "space", spaceID, "error", err)
+	}
+}
+
 // MaintainRanking does the upkeep of the ranking that index updates leave to be done in
 // batches (see Store), when enough has gathered. The index job runs it after each update.
 func (s *Service) MaintainRanking(ctx context.Context) error { return s.store.MaintainRanking(ctx) }
 
 // catchUp brings the index of each space of states that is behind its head up to date,
-// when the change is small (catchUpMaxPages), before a search reads it. A failure leaves
-// that space to its job: the search still answers, from the index as it is.
+// when the change is small (smallChangePages), before a search reads it: an update
+// RefreshInline could not make (it failed, or the process stopped first) is not left to the
+// job alone. A failure here leaves that space to its job: the search still answers, from
+// the index as it is.
 func (s *Service) catchUp(ctx context.Context, states map[string]IndexState) error {
 	for id, st := range states {
 		if st.Indexed == st.Head {
 			continue
 		}
-		if err := s.Refresh(ctx, id, catchUpMaxPages); err != nil {
+		if err := s.Refresh(ctx, id, smallChangePages); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -73,8 +88,9 @@ func (s *Service) catchUp(ctx context.Context, states map[string]IndexState) err
 // (purging a space drops its sections in the same transaction).
 //
 // Refreshes of one space may run at once, in this process and in others sharing the
-// database (the job, searches): each applies its update only if the index is still where it
-// started from, and otherwise looks again, so the index moves forward once per change.
+// database (the request that moved the head, the job, searches): each applies its update
+// only if the index is still where it started from, and otherwise looks again, so the index
+// moves forward once per change.
 func (s *Service) Refresh(ctx context.Context, spaceID string, maxPages int) error {
 	for range 5 {
 		from, err := s.store.Indexed(ctx, spaceID)

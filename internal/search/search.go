@@ -1,11 +1,12 @@
 // Package search finds pages by their words. Each page of a space's current content is split
 // into sections at its headings, and the sections are kept in the database's own full-text
 // index (FTS5 on SQLite, tsvector with GIN on PostgreSQL) so every docsd process sees the same
-// index. The index follows each space's head: whenever the head moves, a job, started at once
-// but off the path of the request that moved the head, updates the sections of the pages that
-// changed. A search that finds a space's index behind its head by a small change (an edit, a
-// merge) makes that update itself first, so a change's words are found as soon as the request
-// that made it has answered.
+// index. The index follows each space's head: whenever the head moves, the sections of the
+// pages that changed are updated, for a small change (an edit, a merge) by the request that
+// moved the head, right after its commit, and otherwise by a job enqueued with the move. A
+// search that finds a space's index behind its head by a small change makes that update
+// itself first, so a change's words are found as soon as the request that made it has
+// answered, even when that request could not index it.
 //
 // Service.Search takes a list of space ids and does no permission checks: callers pass the
 // spaces their user may read (the API's space and organization search, a published site's

@@ -46,19 +46,27 @@ type SpaceResult struct {
 // Search finds the sections of the given spaces that match query, best first, and groups
 // them by page and by space, each in the order of its best section. Spaces that do not exist
 // or are in the trash are left out, as are pages that the index holds but the space's current
-// content no longer has (an update not indexed yet). It fails with a 400 for an empty or too
-// long query.
+// content no longer has (a large update not indexed yet). A space whose index is behind its
+// head by a small change is brought up to date first (see catchUp). It fails with a 400 for
+// an empty or too long query.
 func (s *Service) Search(ctx context.Context, spaceIDs []string, query string) ([]SpaceResult, error) {
 	q, err := Parse(query)
 	if err != nil || len(q.Terms) == 0 || len(spaceIDs) == 0 {
 		return []SpaceResult{}, err
 	}
-	heads, err := s.store.LiveHeads(ctx, spaceIDs)
-	if err != nil || len(heads) == 0 {
+	states, err := s.store.LiveSpaces(ctx, spaceIDs)
+	if err != nil || len(states) == 0 {
 		return []SpaceResult{}, err
 	}
-	live := make([]string, 0, len(heads))
-	for id := range heads {
+	// Read your writes: a change that has answered is searchable, even if the update that
+	// follows it failed and its job has not run yet.
+	if err := s.catchUp(ctx, states); err != nil {
+		return nil, err
+	}
+	heads := make(map[string]string, len(states))
+	live := make([]string, 0, len(states))
+	for id, st := range states {
+		heads[id] = st.Head
 		live = append(live, id)
 	}
 	sort.Strings(live)

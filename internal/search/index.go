@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"docsd/internal/apperr"
@@ -13,7 +14,9 @@ import (
 )
 
 // IndexJob is the kind of the job that brings a space's index up to its head. It is enqueued
-// in the transaction of every head move (store.contentTx.MoveHead), so no move is missed.
+// in the transaction of every head move (store.contentTx.MoveHead), so no move is missed;
+// this process's worker is woken once that transaction has committed and RefreshInline has
+// run, so the job makes the updates too large to make inline, and any that failed.
 const IndexJob = "search.index"
 
 // IndexRequest is the payload of an IndexJob.
@@ -21,10 +24,12 @@ type IndexRequest struct {
 	Space string `json:"space"`
 }
 
-// inlineMaxPages is the largest change indexed within the request that moved the head:
-// small changes (an edit, a merge) are searchable as soon as the request answers, and larger
-// ones (an import) are left to the job so the request stays quick.
-const inlineMaxPages = 50
+// smallChangePages is the largest change indexed by the request that made it, right after
+// its commit (RefreshInline), or by a search that finds a space's index behind its head
+// (see Search): small changes (an edit, a merge) are searchable as soon as the request that
+// made them answers, and larger ones (an import) are left to the job so that requests stay
+// quick.
+const smallChangePages = 50
 
 // bulkPages is the size of a change from which the whole new tree is loaded at once (its
 // markdown in batches) rather than page by page.
@@ -36,23 +41,56 @@ func (s *Service) HandleJob(ctx context.Context, payload json.RawMessage) error 
 	if err := json.Unmarshal(payload, &r); err != nil || r.Space == "" {
 		return fmt.Errorf("search index: malformed payload %s", payload)
 	}
-	return s.Refresh(ctx, r.Space, 0)
+	if err := s.Refresh(ctx, r.Space, 0); err != nil {
+		return err
+	}
+	return s.MaintainRanking(ctx)
 }
 
 // RefreshInline indexes a small head move at once, after the transaction that made it has
-// committed; a larger one, or a failure, is left to the job the move enqueued.
+// committed and before its request answers; a larger one, or a failure, is left to the job
+// the move enqueued (and a failure, to the first search of the space too).
 func (s *Service) RefreshInline(spaceID string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := s.Refresh(ctx, spaceID, inlineMaxPages); err != nil {
+	if err := s.Refresh(ctx, spaceID, smallChangePages); err != nil {
 		s.log.Warn("search: index update left to the job", "space", spaceID, "error", err)
 	}
+}
+
+// MaintainRanking does the upkeep of the ranking that index updates leave to be done in
+// batches (see Store), when enough has gathered. The index job runs it after each update.
+func (s *Service) MaintainRanking(ctx context.Context) error { return s.store.MaintainRanking(ctx) }
+
+// catchUp brings the index of each space of states that is behind its head up to date,
+// when the change is small (smallChangePages), before a search reads it: an update
+// RefreshInline could not make (it failed, or the process stopped first) is not left to the
+// job alone. A failure here leaves that space to its job: the search still answers, from
+// the index as it is.
+func (s *Service) catchUp(ctx context.Context, states map[string]IndexState) error {
+	for id, st := range states {
+		if st.Indexed == st.Head {
+			continue
+		}
+		if err := s.Refresh(ctx, id, smallChangePages); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			s.log.Warn("search: index update left to the job", "space", id, "error", err)
+		}
+	}
+	return nil
 }
 
 // Refresh brings the space's index from the revision it was built from to the space's head,
 // rewriting only the sections of pages whose records differ. With maxPages > 0 a larger
 // change is left alone (without error). A space that no longer exists has nothing to index
 // (purging a space drops its sections in the same transaction).
+//
+// Refreshes of one space may run at once, in this process and in others sharing the
+// database (the request that moved the head, the job, searches): each applies its update
+// only if the index is still where it started from, and otherwise looks again, so the index
+// moves forward once per change.
 func (s *Service) Refresh(ctx context.Context, spaceID string, maxPages int) error {
 	for range 5 {
 		from, err := s.store.Indexed(ctx, spaceID)
@@ -62,6 +100,9 @@ func (s *Service) Refresh(ctx context.Context, spaceID string, maxPages int) err
 		to, ok, err := s.store.Head(ctx, spaceID)
 		if err != nil || !ok || from == to {
 			return err
+		}
+		if maxPages > 0 && s.large.has(spaceID, from, to) {
+			return nil // known to be too large: the job is on it
 		}
 		all := false
 		changed, removed, err := s.content.PageChanges(ctx, from, to)
@@ -74,6 +115,7 @@ func (s *Service) Refresh(ctx context.Context, spaceID string, maxPages int) err
 			return err
 		}
 		if maxPages > 0 && len(changed)+len(removed) > maxPages {
+			s.large.add(spaceID, from, to)
 			return nil
 		}
 		rows, err := s.rowsOf(ctx, spaceID, to, changed)
@@ -90,12 +132,38 @@ func (s *Service) Refresh(ctx context.Context, spaceID string, maxPages int) err
 		if maxPages == 0 && len(rows) >= ExactBound/2 {
 			// So many new sections may have made many words common at once: ready their
 			// ranking here, in the job, rather than in the first queries that use them. (An
-			// update small enough to index inline adds too few sections for that to matter.)
+			// update small enough for a search to make adds too few sections for that to matter.)
 			return s.store.PrepareRanking(ctx, ExactBound)
 		}
 		return nil
 	}
 	return fmt.Errorf("search index of space %s: kept losing the race to other indexers", spaceID)
+}
+
+// largeChanges remembers index updates found too large for a search to make, so that the
+// searches that follow, until the job has made it, skip straight to the index as it is
+// rather than compare the two revisions again (for an import, the whole tree).
+type largeChanges struct {
+	mu   sync.Mutex
+	seen map[string][2]string // space → {indexed revision, head}
+}
+
+// maxLargeChanges bounds the memory of largeChanges; it forgets everything when full.
+const maxLargeChanges = 1024
+
+func (l *largeChanges) has(spaceID, from, to string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.seen[spaceID] == [2]string{from, to}
+}
+
+func (l *largeChanges) add(spaceID, from, to string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.seen == nil || len(l.seen) >= maxLargeChanges {
+		l.seen = map[string][2]string{}
+	}
+	l.seen[spaceID] = [2]string{from, to}
 }
 
 // rowsOf returns the sections of the given pages of a revision.

@@ -1,8 +1,12 @@
 // Package search finds pages by their words. Each page of a space's current content is split
 // into sections at its headings, and the sections are kept in the database's own full-text
 // index (FTS5 on SQLite, tsvector with GIN on PostgreSQL) so every docsd process sees the same
-// index. The index follows each space's head: whenever the head moves, a job (and, for small
-// changes, the request that moved it) updates the sections of the pages that changed.
+// index. The index follows each space's head: whenever the head moves, the sections of the
+// pages that changed are updated, for a small change (an edit, a merge) by the request that
+// moved the head, right after its commit, and otherwise by a job enqueued with the move. A
+// search that finds a space's index behind its head by a small change makes that update
+// itself first, so a change's words are found as soon as the request that made it has
+// answered, even when that request could not index it.
 //
 // Service.Search takes a list of space ids and does no permission checks: callers pass the
 // spaces their user may read (the API's space and organization search, a published site's
@@ -57,9 +61,9 @@ type Store interface {
 	// Head returns the space's head revision, including for a space in the trash; ok is
 	// false when the space does not exist.
 	Head(ctx context.Context, spaceID string) (head string, ok bool, err error)
-	// LiveHeads returns the head revision of each space of ids that exists and is not in
-	// the trash.
-	LiveHeads(ctx context.Context, ids []string) (map[string]string, error)
+	// LiveSpaces returns the index state of each space of ids that exists and is not in the
+	// trash.
+	LiveSpaces(ctx context.Context, ids []string) (map[string]IndexState, error)
 	// ApplyIndex replaces, in one transaction, the sections of pages (of every page when all
 	// is true) by rows and records that the index is at revision to, provided it is still at
 	// from; ok is false, with nothing written, when another indexer moved it first.
@@ -67,8 +71,17 @@ type Store interface {
 	// PrepareRanking readies the index for queries of words found in more than common
 	// sections, after a large update; see Match.Exact.
 	PrepareRanking(ctx context.Context, common int) error
+	// MaintainRanking does the upkeep of the ranking that index updates leave to be done
+	// in batches, when enough has gathered; the index job runs it after each update.
+	MaintainRanking(ctx context.Context) error
 	// Search returns the best hits of m, best first.
 	Search(ctx context.Context, m Match) ([]Hit, error)
+}
+
+// IndexState is where a space's head is, and the revision its index was built from.
+type IndexState struct {
+	Head    string
+	Indexed string // "" when the space has no index yet
 }
 
 // Content is what search reads of space content.
@@ -85,6 +98,7 @@ type Service struct {
 	content Content
 	clock   clock.Clock
 	log     *slog.Logger
+	large   largeChanges
 }
 
 // NewService returns the search service.

@@ -38,21 +38,24 @@ func (s *Searches) Head(ctx context.Context, spaceID string) (string, bool, erro
 	return rev, err == nil, err
 }
 
-func (s *Searches) LiveHeads(ctx context.Context, ids []string) (map[string]string, error) {
-	out := make(map[string]string, len(ids))
+func (s *Searches) LiveSpaces(ctx context.Context, ids []string) (map[string]search.IndexState, error) {
+	out := make(map[string]search.IndexState, len(ids))
 	for start := 0; start < len(ids); start += 512 {
 		list, args := inList(ids[start:min(start+512, len(ids))])
-		rows, err := s.DB.Read().Query(ctx, `SELECT id, revision_id FROM spaces WHERE id IN (`+list+`) AND deleted_at IS NULL`, args...)
+		rows, err := s.DB.Read().Query(ctx, `SELECT s.id, s.revision_id, COALESCE(i.revision_id, '')
+			FROM spaces s LEFT JOIN search_indexed i ON i.space_id = s.id
+			WHERE s.id IN (`+list+`) AND s.deleted_at IS NULL`, args...)
 		if err != nil {
 			return nil, err
 		}
 		for rows.Next() {
-			var id, rev string
-			if err := rows.Scan(&id, &rev); err != nil {
+			var id string
+			var st search.IndexState
+			if err := rows.Scan(&id, &st.Head, &st.Indexed); err != nil {
 				rows.Close()
 				return nil, err
 			}
-			out[id] = rev
+			out[id] = st
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -151,9 +154,18 @@ func deleteSections(ctx context.Context, q *Q, spaceID string, pages []string) e
 		args = append(args, pageArgs...)
 	}
 	if q.Engine() == SQLite {
-		// Contentless FTS5 rows and champion list entries are deleted by rowid, before the
-		// rows that name them.
-		if _, err := q.Exec(ctx, `DELETE FROM search_champions WHERE section_id IN (SELECT id FROM search_sections WHERE `+where+`)`, args...); err != nil {
+		// Champion list entries, waiting sections and FTS5 rows are deleted by rowid, before
+		// the rows that name them. The lists let go of the sections of a few pages in the
+		// next batch (see search_champions.go); of a whole space's, at once.
+		gone := `DELETE FROM search_champions WHERE section_id IN (SELECT id FROM search_sections WHERE ` + where + `)`
+		if pages != nil {
+			gone = `INSERT INTO search_champions_gone (section_id) SELECT id FROM search_sections WHERE ` + where +
+				` ON CONFLICT (section_id) DO NOTHING`
+		}
+		if _, err := q.Exec(ctx, gone, args...); err != nil {
+			return err
+		}
+		if _, err := q.Exec(ctx, `DELETE FROM search_champions_pending WHERE section_id IN (SELECT id FROM search_sections WHERE `+where+`)`, args...); err != nil {
 			return err
 		}
 		if _, err := q.Exec(ctx, `DELETE FROM search_title_fts WHERE rowid IN (SELECT id FROM search_sections WHERE `+where+`)`, args...); err != nil {
@@ -223,16 +235,16 @@ func valuesList(rows, width int, row string) string {
 }
 
 // headMoved enqueues the search index update of a space whose head moves, in the transaction
-// that moves it, so that no move is ever missed; the function set with OnHeadMoved runs once
-// the transaction commits, to index small changes before the request answers.
+// that moves it, so that no move is ever missed. The function set with OnHeadMoved runs once
+// the transaction commits, before the request that moved the head answers, and before the
+// queue wakes this process's worker for the job (functions run after a commit in the order
+// they were arranged): the job then finds the index up to date rather than make the same
+// update at the same time.
 func headMoved(ctx context.Context, q *Q, spaceID string) error {
-	if err := q.EnqueueJob(ctx, search.IndexJob, search.IndexRequest{Space: spaceID}, time.Time{}, ""); err != nil {
-		return err
-	}
 	if f := q.db.headMoved.Load(); f != nil {
 		q.AfterCommit(func() { (*f)(spaceID) })
 	}
-	return nil
+	return q.EnqueueJob(ctx, search.IndexJob, search.IndexRequest{Space: spaceID}, time.Time{}, "")
 }
 
 // OnHeadMoved sets a function called after each commit that moved a space's head.

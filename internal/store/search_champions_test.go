@@ -13,10 +13,10 @@ import (
 
 // The champion-list path on a crafted corpus: with lists shorter than the matches, the
 // first results are those of exact ranking, every title match is found, and lists follow
-// insertions and deletions.
+// insertions (in batches) and deletions.
 func TestSearchChampionLists(t *testing.T) {
-	defer func(n int) { championSize = n }(championSize)
-	championSize = 20
+	defer func(n, b int) { championSize, championBatch = n, b }(championSize, championBatch)
+	championSize, championBatch = 20, 2
 	ctx := context.Background()
 	db := openSQLite(t)
 	s := NewSearches(db)
@@ -62,6 +62,13 @@ func TestSearchChampionLists(t *testing.T) {
 	}
 	rows = append(rows, row("titled", "Alpha beta", "alpha beta "+strings.Repeat("filler words ", 50)))
 	apply("r1", "r2", []string{}, rows...)
+	maintain := func() {
+		t.Helper()
+		if err := s.MaintainRanking(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	maintain() // no lists yet: the waiting sections are let go
 	check("titled", "old")
 	var listed int
 	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions WHERE term = 'alpha'`).Scan(&listed); err != nil || listed != 20 {
@@ -99,12 +106,55 @@ func TestSearchChampionLists(t *testing.T) {
 	}
 	check("titled", "old")
 
+	// A new section waits outside the lists, and is ranked all the same.
 	apply("r2", "r3", []string{"heavy"}, row("heavy", "Heavy", strings.Repeat("alpha beta ", 30)))
+	maintain() // one section waiting: not enough for a batch
 	check("titled", "heavy", "old")
-	// The heavy section pushed the lightest one out of each full list, and the sizes kept by
-	// triggers follow the lists.
+	inList := func(page string) (n int) {
+		t.Helper()
+		if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions c JOIN search_sections s ON s.id = c.section_id
+			WHERE c.term = 'alpha' AND s.page_id = ?`, page).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	var pending int
+	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions_pending`).Scan(&pending); err != nil || pending != 1 || inList("heavy") != 0 {
+		t.Fatalf("%d sections waiting (%v), heavy listed %d times; want the heavy one waiting", pending, err, inList("heavy"))
+	}
+
+	// Past championBatch, the waiting sections join the lists at once: each pushes the
+	// lightest section out of each full list, and the sizes kept by triggers follow the lists.
+	lightest := map[string][]int64{}
+	for _, term := range []string{"alpha", "beta"} {
+		ids, err := sectionIDs(ctx, db.Read(), `SELECT section_id FROM search_champions WHERE term = ? ORDER BY weight, section_id LIMIT 3`, term)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lightest[term] = ids
+	}
+	apply("r3", "r4", []string{"heavy2", "heavy3"}, row("heavy2", "Heavy 2", strings.Repeat("alpha beta ", 25)),
+		row("heavy3", "Heavy 3", strings.Repeat("alpha beta ", 20)))
+	maintain()
+	check("titled", "heavy")
+	for term, ids := range lightest {
+		for _, id := range ids {
+			var n int
+			if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions WHERE term = ? AND section_id = ?`, term, id).Scan(&n); err != nil || n != 0 {
+				t.Errorf("section %d, among the lightest of %s's list, is still in it (%v)", id, term, err)
+			}
+		}
+	}
+	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions_pending`).Scan(&pending); err != nil || pending != 0 {
+		t.Fatalf("%d sections still waiting (%v)", pending, err)
+	}
+	for _, page := range []string{"heavy", "heavy2", "heavy3"} {
+		if inList(page) != 1 {
+			t.Errorf("%s is not in alpha's list after the batch", page)
+		}
+	}
 	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions WHERE term = 'alpha'`).Scan(&listed); err != nil || listed != 20 {
-		t.Fatalf("alpha's list holds %d sections after an insert (%v), want 20", listed, err)
+		t.Fatalf("alpha's list holds %d sections after a batch (%v), want 20", listed, err)
 	}
 	var drift int
 	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champion_sizes s
@@ -112,9 +162,41 @@ func TestSearchChampionLists(t *testing.T) {
 		t.Fatalf("%d list sizes differ from their lists (%v)", drift, err)
 	}
 
-	apply("r3", "r4", []string{"heavy", "old"})
+	// Deleted sections leave the lists, and the waiting ones.
+	apply("r4", "r5", []string{"waiting"}, row("waiting", "Waiting", strings.Repeat("alpha beta ", 40)))
+	check("titled", "waiting", "heavy")
+
+	// A list built on first use while a section waited holds it already: the batch leaves
+	// it as it is.
+	if err := db.Write(ctx, time.Now(), func(q *Q) error {
+		_, err := q.Exec(ctx, `DELETE FROM search_champions WHERE term = 'alpha'`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	check("titled", "waiting", "heavy")
+	championBatch = 0
+	maintain()
+	championBatch = 2
+	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions WHERE term = 'alpha'`).Scan(&listed); err != nil || listed != 20 || inList("waiting") != 1 {
+		t.Fatalf("alpha's list holds %d sections (%v), waiting listed %d times", listed, err, inList("waiting"))
+	}
+	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champion_sizes s
+		WHERE size != (SELECT COUNT(*) FROM search_champions c WHERE c.term = s.term)`).Scan(&drift); err != nil || drift != 0 {
+		t.Fatalf("%d list sizes differ from their lists (%v)", drift, err)
+	}
+	apply("r5", "r6", []string{"heavy", "heavy2", "heavy3", "old", "waiting"})
+	check("titled") // their entries wait for the next batch, and match nothing meanwhile
+	maintain()      // five deleted: a batch
 	check("titled")
 	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions WHERE section_id NOT IN (SELECT id FROM search_sections)`).Scan(&listed); err != nil || listed != 0 {
 		t.Fatalf("%d list entries name deleted sections (%v)", listed, err)
+	}
+	var gone int
+	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions_gone`).Scan(&gone); err != nil || gone != 0 {
+		t.Fatalf("%d deleted sections still noted (%v)", gone, err)
+	}
+	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions_pending`).Scan(&pending); err != nil || pending != 0 {
+		t.Fatalf("%d deleted sections still waiting (%v)", pending, err)
 	}
 }

@@ -286,8 +286,8 @@ func (c *searchStats) corpusOf(ctx context.Context, q *Q) (search.Corpus, error)
 }
 
 // insertSectionsSQLite numbers new sections after the highest existing id (write
-// transactions are serialized), fills both tables with multi-row inserts, and adds the new
-// sections to the champion lists where they belong.
+// transactions are serialized), fills both tables with multi-row inserts, and records the new
+// sections for the champion lists.
 func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) (int64, error) {
 	var words int64
 	if len(rows) == 0 {
@@ -302,6 +302,7 @@ func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) (int64, 
 		return 0, err
 	}
 	weights := map[string][]champion{}
+	ids := make([]int64, 0, len(rows))
 	const batch = 100
 	for start := 0; start < len(rows); start += batch {
 		part := rows[start:min(start+batch, len(rows))]
@@ -309,6 +310,7 @@ func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) (int64, 
 		fts := make([]any, 0, 4*len(part))
 		for _, r := range part {
 			next++
+			ids = append(ids, next)
 			title, body := search.IndexText(r.Title), search.IndexText(r.Body)
 			sections = append(sections, next, r.SpaceID, r.PageID, r.Position, r.SectionID, r.Title, r.Body,
 				search.WordCount(title)+search.WordCount(body))
@@ -333,5 +335,5 @@ func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) (int64, 
 			return 0, err
 		}
 	}
-	return words, addChampions(ctx, q, weights)
+	return words, pendChampions(ctx, q, ids, weights)
 }

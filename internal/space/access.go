@@ -215,6 +215,8 @@ type SpaceAccess struct {
 	// first one outside the space's organization. Only ID, Parent and DefaultLevel are set:
 	// they are all a role depends on.
 	Ancestors []Collection
+	// TokenLive is whether the API token asked about still exists.
+	TokenLive bool
 }
 
 // role is the user's effective role on the space. The role rule only ever climbs from the
@@ -230,8 +232,18 @@ func (sa SpaceAccess) role() auth.Role {
 // spaceView loads a space and the caller's role on it, and checks they hold at least min:
 // 404 without read access (or when the space is absent, or in the trash unless trashed is
 // true), 403 with read access below min.
+//
+// When the caller's token is still to be confirmed (auth.TokenCheck), the same statement
+// reads it: a token deleted meanwhile is a 401.
 func (s *Service) spaceView(ctx context.Context, tx Tx, c auth.Caller, id string, min auth.Role, trashed bool) (View, error) {
-	sa, err := tx.SpaceAccess(ctx, id, c.UserID)
+	token := c.TokenToCheck()
+	sa, err := tx.SpaceAccess(ctx, id, c.UserID, token)
+	if err == nil && token != "" {
+		c.TokenChecked(sa.TokenLive)
+		if !sa.TokenLive {
+			return View{}, apperr.New(apperr.Unauthorized, "invalid API token")
+		}
+	}
 	if err != nil || (sa.Space.DeletedAt != nil) != trashed {
 		if err == nil {
 			err = ErrNotFound

@@ -10,7 +10,8 @@ import (
 
 // spaceAccessSQL reads a space with everything that decides one user's role on it, in one
 // statement, since every request on a space starts with it (on PostgreSQL each statement is a
-// round trip). Every row carries the space's columns and the user's membership; beside them,
+// round trip). Every row carries the space's columns, the user's membership and whether the
+// token asked about exists (so that a read can confirm its token on the way); beside them,
 // one row per collection above the space and per grant to the user or their teams on the
 // space or on those collections, or a single row whose kind is NULL when there is none.
 //
@@ -25,9 +26,10 @@ const spaceAccessSQL = `WITH RECURSIVE up (id, parent, level, org) AS (
 	SELECT c.id, c.parent_id, c.default_level, c.organization_id
 	FROM up JOIN collections c ON c.id = up.parent AND c.organization_id = up.org
 )
-SELECT ` + spaceColumns + `, m.role, m.disabled, x.kind, x.target, x.parent, x.principal, x.role
+SELECT ` + spaceColumns + `, m.role, m.disabled, t.id, x.kind, x.target, x.parent, x.principal, x.role
 FROM spaces s
 LEFT JOIN members m ON m.organization_id = s.organization_id AND m.user_id = ?
+LEFT JOIN api_tokens t ON t.id = ? AND t.user_id = ?
 LEFT JOIN (
 	SELECT 'collection' AS kind, up.id AS target, up.parent AS parent, NULL AS principal, up.level AS role FROM up
 	UNION ALL
@@ -56,8 +58,8 @@ var spaceAccessGrants = map[string]struct {
 	"collection-team": {space.CollectionKind, space.TeamPrincipal},
 }
 
-func (t spaceTx) SpaceAccess(ctx context.Context, id, userID string) (space.SpaceAccess, error) {
-	rows, err := t.q.Query(ctx, spaceAccessSQL, id, userID, id, userID, id, userID, userID, userID, id)
+func (t spaceTx) SpaceAccess(ctx context.Context, id, userID, tokenID string) (space.SpaceAccess, error) {
+	rows, err := t.q.Query(ctx, spaceAccessSQL, id, userID, tokenID, userID, id, userID, id, userID, userID, userID, id)
 	if err != nil {
 		return space.SpaceAccess{}, err
 	}
@@ -65,10 +67,10 @@ func (t spaceTx) SpaceAccess(ctx context.Context, id, userID string) (space.Spac
 	var sa space.SpaceAccess
 	found := false
 	for rows.Next() {
-		var role, kind, target, parent, principal, value sql.NullString
+		var role, token, kind, target, parent, principal, value sql.NullString
 		var disabled sql.NullBool
 		sp, err := scanSpace(func(dest ...any) error {
-			return rows.Scan(append(dest, &role, &disabled, &kind, &target, &parent, &principal, &value)...)
+			return rows.Scan(append(dest, &role, &disabled, &token, &kind, &target, &parent, &principal, &value)...)
 		})
 		if err != nil {
 			return space.SpaceAccess{}, mapErr(err)
@@ -78,6 +80,7 @@ func (t spaceTx) SpaceAccess(ctx context.Context, id, userID string) (space.Spac
 			sa.Space = sp
 			sa.Member = disabled.Valid && !disabled.Bool // disabled is NULL without a membership; a guest's role is NULL
 			sa.Role = auth.Role(role.String)
+			sa.TokenLive = token.Valid
 		}
 		if kind.String == "collection" {
 			sa.Ancestors = append(sa.Ancestors, space.Collection{ID: target.String, OrganizationID: sp.OrganizationID,

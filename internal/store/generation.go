@@ -22,6 +22,10 @@ type generations struct {
 	lastStart time.Time // when the last successful check started
 	lastGen   uint64
 	inflight  *genCheck
+	// contended is set when a request found a check under way, since the last check began:
+	// requests are arriving concurrently, and the next check waits to serve more of them.
+	contended bool
+	waits     uint64 // checks that waited, for tests
 }
 
 type genCheck struct {
@@ -31,9 +35,12 @@ type genCheck struct {
 	err   error
 }
 
-// minCheckInterval spaces generation checks. Each check costs a few system calls (SQLite takes
-// shared-memory locks to read data_version), so checks are batched: at most one starts per
-// interval, and it serves every request that arrived before it started.
+// minCheckInterval spaces generation checks under concurrent load. Each check costs a few
+// system calls (SQLite takes shared-memory locks to read data_version), so checks are batched:
+// at most one starts per interval, and it serves every request that arrived before it
+// started. A client sending one request at a time gains nothing from the wait and would pay
+// for it whole (a sleep this short takes a millisecond when the process is otherwise idle),
+// so checks only wait while requests contend for them.
 const minCheckInterval = 250 * time.Microsecond
 
 // ErrNoGeneration is returned by Generation on engines that cannot provide one.
@@ -56,6 +63,7 @@ func (db *DB) Generation(ctx context.Context, since time.Time) (uint64, error) {
 			return gen, nil
 		}
 		if c := g.inflight; c != nil {
+			g.contended = true
 			g.mu.Unlock()
 			select {
 			case <-c.done:
@@ -70,10 +78,16 @@ func (db *DB) Generation(ctx context.Context, since time.Time) (uint64, error) {
 		c := &genCheck{done: make(chan struct{})}
 		g.inflight = c
 		next := g.lastStart.Add(minCheckInterval)
+		contended := g.contended
+		g.contended = false
+		wait := time.Until(next)
+		if contended && wait > 0 {
+			g.waits++
+		}
 		g.mu.Unlock()
 		// Under load, wait until a check interval has passed since the last one: every request
 		// arriving meanwhile joins this check instead of paying for one of its own.
-		if wait := time.Until(next); wait > 0 {
+		if contended && wait > 0 {
 			time.Sleep(wait)
 		}
 		c.start = time.Now()

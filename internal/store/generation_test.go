@@ -87,3 +87,23 @@ func TestGenerationSeesEveryCommitBeforeTheRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A client sending one request at a time never waits for its generation check: the wait only
+// batches requests that arrive together.
+func TestGenerationChecksDoNotWaitForALoneClient(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "docsd.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for range 200 {
+		if _, err := db.Generation(ctx, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := db.GenerationWaits(); n != 0 {
+		t.Fatalf("%d of 200 one-at-a-time checks waited, want none", n)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"docsd/internal/account"
@@ -63,6 +64,10 @@ type Server struct {
 	urls    wire.URLs
 	metrics *metrics
 	cache   *responseCache
+	// tokenGens spares GETs a token read while the database has not changed (tokengen.go).
+	tokenGens *tokenGenerations
+	// active counts the authenticated requests in flight (see requestGeneration).
+	active atomic.Int64
 	// requestIDs numbers requests that arrive without an X-Request-Id.
 	requestIDs *requestIDs
 	handler    http.Handler
@@ -75,7 +80,8 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, c auth.Caller) err
 // New builds the server and registers every route.
 func New(d Deps) *Server {
 	s := &Server{Deps: d, log: d.Log, mux: http.NewServeMux(), maxBody: d.MaxBodyBytes,
-		urls: wire.URLs{Base: d.BaseURL}, metrics: newMetrics(), cache: newResponseCache(), requestIDs: newRequestIDs()}
+		urls: wire.URLs{Base: d.BaseURL}, metrics: newMetrics(), cache: newResponseCache(), tokenGens: newTokenGenerations(),
+		requestIDs: newRequestIDs()}
 	s.register("GET /metrics", s.metrics.handler())
 	s.register("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -162,6 +168,8 @@ func (s *Server) Routes() []string { return slices.Clone(s.routes) }
 // handle registers an authenticated route: requests without a valid token get 401.
 func (s *Server) handle(pattern string, h handlerFunc) {
 	s.register(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.active.Add(1)
+		defer s.active.Add(-1)
 		if err := s.serveAuthenticated(w, r, time.Now(), h); err != nil {
 			writeError(w, r, s.log, err)
 		}
@@ -176,24 +184,31 @@ func (s *Server) serveAuthenticated(w http.ResponseWriter, r *http.Request, arri
 	if err != nil {
 		return err
 	}
+	gen, err := s.requestGeneration(r, arrived)
+	if err != nil {
+		return err
+	}
 	if r.Method == http.MethodGet {
 		if c, ok := s.Accounts.Known(tok); ok {
-			return s.confirmedGET(w, r, c, tok, arrived, h)
+			return s.confirmedGET(w, r, c, tok, gen, h)
 		}
 	}
 	c, err := s.Accounts.Authenticate(r.Context(), tok)
 	if err != nil {
 		return err
 	}
-	return s.serveAs(w, r, c, arrived, h)
+	if gen.ok {
+		s.tokenGens.readLive(c.TokenID, gen.n)
+	}
+	return s.serveAs(w, r, c, gen, h)
 }
 
 // serveAs runs h for an authenticated caller; GET answers go through the answer cache where
 // there is one.
-func (s *Server) serveAs(w http.ResponseWriter, r *http.Request, c auth.Caller, arrived time.Time, h handlerFunc) error {
+func (s *Server) serveAs(w http.ResponseWriter, r *http.Request, c auth.Caller, gen generation, h handlerFunc) error {
 	r = r.WithContext(auth.WithCaller(r.Context(), c))
-	if r.Method == http.MethodGet && s.Generation != nil {
-		return s.serveCached(w, r, c, arrived, h)
+	if gen.ok {
+		return s.serveCached(w, r, c, gen.n, h)
 	}
 	return h(w, r, c)
 }
@@ -203,10 +218,15 @@ func (s *Server) serveAs(w http.ResponseWriter, r *http.Request, c auth.Caller, 
 // auth.TokenCheck), so on PostgreSQL the token costs no round trip of its own, and where no
 // lookup did, it is read afterwards. A GET changes nothing, and its answer is held back until
 // the token is confirmed: a caller whose token was deleted gets the 401 and nothing else.
-func (s *Server) confirmedGET(w http.ResponseWriter, r *http.Request, c auth.Caller, tok string, arrived time.Time, h handlerFunc) error {
+// Where the database has a generation, a token read live at the current one is not read again
+// (tokengen.go).
+func (s *Server) confirmedGET(w http.ResponseWriter, r *http.Request, c auth.Caller, tok string, gen generation, h handlerFunc) error {
+	if gen.ok && s.tokenGens.liveAt(c.TokenID, gen.n) {
+		return s.serveAs(w, r, c, gen, h)
+	}
 	c, check := c.WithTokenCheck()
 	held := newHeldAnswer()
-	err := s.serveAs(held, r, c, arrived, h)
+	err := s.serveAs(held, r, c, gen, h)
 	switch checked, live := check.Outcome(); {
 	case checked && !live:
 		return apperr.New(apperr.Unauthorized, "invalid API token")
@@ -214,6 +234,9 @@ func (s *Server) confirmedGET(w http.ResponseWriter, r *http.Request, c auth.Cal
 		if _, aerr := s.Accounts.Authenticate(r.Context(), tok); aerr != nil {
 			return aerr
 		}
+	}
+	if gen.ok {
+		s.tokenGens.readLive(c.TokenID, gen.n)
 	}
 	if err != nil {
 		return err

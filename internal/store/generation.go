@@ -22,10 +22,7 @@ type generations struct {
 	lastStart time.Time // when the last successful check started
 	lastGen   uint64
 	inflight  *genCheck
-	// contended is set when a request found a check under way, since the last check began:
-	// requests are arriving concurrently, and the next check waits to serve more of them.
-	contended bool
-	waits     uint64 // checks that waited, for tests
+	waits     uint64 // checks that waited to batch calls, for tests
 }
 
 type genCheck struct {
@@ -38,9 +35,9 @@ type genCheck struct {
 // minCheckInterval spaces generation checks under concurrent load. Each check costs a few
 // system calls (SQLite takes shared-memory locks to read data_version), so checks are batched:
 // at most one starts per interval, and it serves every request that arrived before it
-// started. A client sending one request at a time gains nothing from the wait and would pay
-// for it whole (a sleep this short takes a millisecond when the process is otherwise idle),
-// so checks only wait while requests contend for them.
+// started. A request with no other in flight has nothing to share a check with and would pay
+// the wait whole (a sleep this short takes a millisecond in an otherwise idle process), so its
+// caller asks for no batching.
 const minCheckInterval = 250 * time.Microsecond
 
 // ErrNoGeneration is returned by Generation on engines that cannot provide one.
@@ -50,7 +47,9 @@ var ErrNoGeneration = errors.New("store: database generation unavailable on this
 // that committed before `since`. A caller that noted `since` when its request arrived can
 // therefore reuse an answer labelled with the same generation and never serve data older than
 // its own arrival: one check, started after the arrival, serves every request waiting for it.
-func (db *DB) Generation(ctx context.Context, since time.Time) (uint64, error) {
+// With batch, a check due less than minCheckInterval after the last one waits for the rest
+// of the interval, so that requests arriving meanwhile share it.
+func (db *DB) Generation(ctx context.Context, since time.Time, batch bool) (uint64, error) {
 	g := db.gens
 	if g == nil {
 		return 0, ErrNoGeneration
@@ -63,7 +62,6 @@ func (db *DB) Generation(ctx context.Context, since time.Time) (uint64, error) {
 			return gen, nil
 		}
 		if c := g.inflight; c != nil {
-			g.contended = true
 			g.mu.Unlock()
 			select {
 			case <-c.done:
@@ -77,17 +75,14 @@ func (db *DB) Generation(ctx context.Context, since time.Time) (uint64, error) {
 		}
 		c := &genCheck{done: make(chan struct{})}
 		g.inflight = c
-		next := g.lastStart.Add(minCheckInterval)
-		contended := g.contended
-		g.contended = false
-		wait := time.Until(next)
-		if contended && wait > 0 {
+		wait := time.Until(g.lastStart.Add(minCheckInterval))
+		if batch = batch && wait > 0; batch {
 			g.waits++
 		}
 		g.mu.Unlock()
 		// Under load, wait until a check interval has passed since the last one: every request
 		// arriving meanwhile joins this check instead of paying for one of its own.
-		if contended && wait > 0 {
+		if batch {
 			time.Sleep(wait)
 		}
 		c.start = time.Now()

@@ -124,13 +124,10 @@ func (s *Service) CreateToken(ctx context.Context, email string) (string, error)
 	return tok, nil
 }
 
-// Authenticate resolves an API token to its caller. What it read about a token is trusted
-// for TokenCacheTTL.
+// Authenticate resolves an API token to its caller, reading the token's row: a token deleted
+// by any process of a fleet is refused by the next request that presents it.
 func (s *Service) Authenticate(ctx context.Context, token string) (auth.Caller, error) {
-	hash, now := auth.HashToken(token), s.clock.Now()
-	if c, ok := s.tokens.get(hash, now); ok {
-		return c, nil
-	}
+	hash := auth.HashToken(token)
 	uid, tid, err := s.store.Read().UserIDForToken(ctx, hash)
 	if errors.Is(err, ErrNotFound) {
 		return auth.Caller{}, apperr.New(apperr.Unauthorized, "invalid API token")
@@ -139,8 +136,16 @@ func (s *Service) Authenticate(ctx context.Context, token string) (auth.Caller, 
 		return auth.Caller{}, err
 	}
 	c := auth.Caller{UserID: uid, TokenID: tid}
-	s.tokens.put(hash, c, now)
+	s.tokens.put(hash, c)
 	return c, nil
+}
+
+// Known returns the caller a token names if this process has authenticated it before,
+// without reading the database. It says nothing of whether the token still exists: whoever
+// acts on it must still Authenticate it before anything of the answer leaves (a read can do
+// both at once, see httpapi).
+func (s *Service) Known(token string) (auth.Caller, bool) {
+	return s.tokens.get(auth.HashToken(token))
 }
 
 // Me returns the caller's own user.

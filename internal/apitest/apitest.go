@@ -108,8 +108,30 @@ func NewWithConfig(t testing.TB, adjust func(*config.Config)) *Env {
 	cfg.FetchAllowPrivate = true
 	adjust(&cfg)
 	fake := clock.NewFake()
+	a := serve(t, cfg, fake)
+	e := &Env{T: t, App: a, URL: a.BaseURL, Clock: fake,
+		http: &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
+	e.Admin = e.NewUser("admin")
+	e.Org = e.NewOrg(e.Admin, "Test Organization")
+	return e
+}
+
+// Peer starts another server on the env's database, as another process of a fleet sharing
+// it would be: the same database, data directory and clock, and nothing in memory. It has
+// the env's admin and organization, and stops with the test.
+func (e *Env) Peer() *Env {
+	e.T.Helper()
+	cfg := e.App.Config
+	cfg.Addr, cfg.BaseURL = "127.0.0.1:0", ""
+	a := serve(e.T, cfg, e.Clock)
+	return &Env{T: e.T, App: a, URL: a.BaseURL, Clock: e.Clock, Admin: e.Admin, Org: e.Org, http: e.http}
+}
+
+// serve opens and starts the program, and arranges its stop.
+func serve(t testing.TB, cfg config.Config, clk *clock.Fake) *app.App {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := app.Open(ctx, cfg, app.Options{Clock: fake})
+	a, err := app.Open(ctx, cfg, app.Options{Clock: clk})
 	if err != nil {
 		cancel()
 		t.Fatalf("open app: %v", err)
@@ -126,11 +148,7 @@ func NewWithConfig(t testing.TB, adjust func(*config.Config)) *Env {
 		<-done
 		a.Close()
 	})
-	e := &Env{T: t, App: a, URL: a.BaseURL, Clock: fake,
-		http: &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
-	e.Admin = e.NewUser("admin")
-	e.Org = e.NewOrg(e.Admin, "Test Organization")
-	return e
+	return a
 }
 
 // NewUser creates a user (email domain example.test, verified) with an API token.

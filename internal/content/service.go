@@ -30,15 +30,21 @@ const (
 	maxSnapshotEntries = 100_000
 	maxPendingPages    = 100_000
 	maxNodes           = 200_000
-	maxMarkdown        = 20_000
+	// maxMarkdownBytes bounds the markdown texts kept, by their size (with markdownOverhead
+	// for each entry's hash and map slot): texts are content-addressed, so a text read once
+	// is good forever, but pages vary in size.
+	maxMarkdownBytes = 32 << 20
+	markdownOverhead = 160
 )
+
+func markdownWeight(text string) int { return len(text) + markdownOverhead }
 
 // NewService returns the content service.
 func NewService(st Store, spaces *space.Service, c clock.Clock) *Service {
 	return &Service{store: st, spaces: spaces, clock: c,
 		snapshots: newWeighedCache(maxSnapshotEntries, snapshotWeight),
 		pending:   newWeighedCache(maxPendingPages, pendingWeight),
-		nodeCache: newCache[*node](maxNodes), markdown: newCache[string](maxMarkdown),
+		nodeCache: newCache[*node](maxNodes), markdown: newWeighedCache(maxMarkdownBytes, markdownWeight),
 		derived: &derivedValues{cache: newCache[any](maxDerived)}}
 }
 

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -178,8 +177,12 @@ func (s *Server) writePage(w http.ResponseWriter, r *http.Request, v space.View,
 		text = evaluate.Markdown(text, evaluate.Vars{Space: snap.Tree.Variables, Page: p.Variables}, mode)
 		if format == "markdown" {
 			out.Markdown = &text
-		} else if out.Document, err = json.Marshal(markdoc.ToDocument(text)); err != nil {
-			return err
+		} else {
+			// Not json.Marshal, which would check the compact output once more before the
+			// answer's own encoding does.
+			if out.Document, err = markdoc.ToDocument(text).MarshalJSON(); err != nil {
+				return err
+			}
 		}
 	}
 	return ok(w, out)

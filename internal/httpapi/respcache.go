@@ -75,16 +75,30 @@ func (rc *responseCache) put(key string, a *cachedAnswer) {
 	}
 }
 
+// generation is the database's generation as a GET found it (see requestGeneration).
+type generation struct {
+	n  uint64
+	ok bool // false where there is none (PostgreSQL) or it could not be read
+}
+
+// requestGeneration reads the generation once per GET, through the barrier that only accepts
+// a check begun after the request arrived; the answer cache and the token (tokengen.go) both
+// go by it. Without one, every answer is computed.
+func (s *Server) requestGeneration(r *http.Request, arrived time.Time) (generation, error) {
+	if r.Method != http.MethodGet || s.Generation == nil {
+		return generation{}, nil
+	}
+	// Batching checks only pays when other requests are in flight to share them.
+	n, err := s.Generation(r.Context(), arrived, s.active.Load() > 1)
+	if err != nil {
+		return generation{}, r.Context().Err() // nil unless the request went away
+	}
+	return generation{n: n, ok: true}, nil
+}
+
 // serveCached answers a GET from the cache when the database has not changed since the
 // answer was computed, and otherwise runs h and keeps a successful answer.
-func (s *Server) serveCached(w http.ResponseWriter, r *http.Request, c auth.Caller, arrived time.Time, h handlerFunc) error {
-	gen, err := s.Generation(r.Context(), arrived)
-	if err != nil {
-		if r.Context().Err() != nil {
-			return err
-		}
-		return h(w, r, c) // no generation to validate against: compute the answer
-	}
+func (s *Server) serveCached(w http.ResponseWriter, r *http.Request, c auth.Caller, gen uint64, h handlerFunc) error {
 	key := c.UserID + "\n" + r.URL.Path + "?" + r.URL.RawQuery
 	if a := s.cache.get(key, gen); a != nil {
 		s.metrics.cacheHits.Inc()
@@ -138,4 +152,4 @@ func (c *capturingWriter) Write(b []byte) (int, error) {
 func (c *capturingWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
 // generationFunc is store.DB.Generation's signature.
-type generationFunc func(ctx context.Context, since time.Time) (uint64, error)
+type generationFunc func(ctx context.Context, since time.Time, batch bool) (uint64, error)

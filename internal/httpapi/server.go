@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"docsd/internal/account"
@@ -63,6 +64,10 @@ type Server struct {
 	urls    wire.URLs
 	metrics *metrics
 	cache   *responseCache
+	// tokenGens spares GETs a token read while the database has not changed (tokengen.go).
+	tokenGens *tokenGenerations
+	// active counts the authenticated requests in flight (see requestGeneration).
+	active atomic.Int64
 	// requestIDs numbers requests that arrive without an X-Request-Id.
 	requestIDs *requestIDs
 	handler    http.Handler
@@ -75,7 +80,8 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, c auth.Caller) err
 // New builds the server and registers every route.
 func New(d Deps) *Server {
 	s := &Server{Deps: d, log: d.Log, mux: http.NewServeMux(), maxBody: d.MaxBodyBytes,
-		urls: wire.URLs{Base: d.BaseURL}, metrics: newMetrics(), cache: newResponseCache(), requestIDs: newRequestIDs()}
+		urls: wire.URLs{Base: d.BaseURL}, metrics: newMetrics(), cache: newResponseCache(), tokenGens: newTokenGenerations(),
+		requestIDs: newRequestIDs()}
 	s.register("GET /metrics", s.metrics.handler())
 	s.register("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -162,31 +168,101 @@ func (s *Server) Routes() []string { return slices.Clone(s.routes) }
 // handle registers an authenticated route: requests without a valid token get 401.
 func (s *Server) handle(pattern string, h handlerFunc) {
 	s.register(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		arrived := time.Now()
-		c, err := s.authenticate(r)
-		if err == nil {
-			r = r.WithContext(auth.WithCaller(r.Context(), c))
-			if r.Method == http.MethodGet && s.Generation != nil {
-				err = s.serveCached(w, r, c, arrived, h)
-			} else {
-				err = h(w, r, c)
-			}
-		}
-		if err != nil {
+		s.active.Add(1)
+		defer s.active.Add(-1)
+		if err := s.serveAuthenticated(w, r, time.Now(), h); err != nil {
 			writeError(w, r, s.log, err)
 		}
 	}))
 }
 
-// authenticate resolves the request's bearer token.
-func (s *Server) authenticate(r *http.Request) (auth.Caller, error) {
+// serveAuthenticated runs h for the caller the request's token names. The token's row is read
+// for every request, so a token deleted by any process is refused at once: first, or for a
+// GET whose token this process has seen before, on the way (see confirmedGET).
+func (s *Server) serveAuthenticated(w http.ResponseWriter, r *http.Request, arrived time.Time, h handlerFunc) error {
+	tok, err := bearerToken(r)
+	if err != nil {
+		return err
+	}
+	gen, err := s.requestGeneration(r, arrived)
+	if err != nil {
+		return err
+	}
+	if r.Method == http.MethodGet {
+		if c, ok := s.Accounts.Known(tok); ok {
+			return s.confirmedGET(w, r, c, tok, gen, h)
+		}
+	}
+	c, err := s.Accounts.Authenticate(r.Context(), tok)
+	if err != nil {
+		return err
+	}
+	if gen.ok {
+		s.tokenGens.readLive(c.TokenID, gen.n)
+	}
+	return s.serveAs(w, r, c, gen, h)
+}
+
+// serveAs runs h for an authenticated caller; GET answers go through the answer cache where
+// there is one.
+func (s *Server) serveAs(w http.ResponseWriter, r *http.Request, c auth.Caller, gen generation, h handlerFunc) error {
+	r = r.WithContext(auth.WithCaller(r.Context(), c))
+	if gen.ok {
+		return s.serveCached(w, r, c, gen.n, h)
+	}
+	return h(w, r, c)
+}
+
+// confirmedGET answers a GET for the caller a known token names without reading the token
+// first: the first role lookup made for the caller reads it in the same statement (see
+// auth.TokenCheck), so on PostgreSQL the token costs no round trip of its own, and where no
+// lookup did, it is read afterwards. A GET changes nothing, and its answer is held back until
+// the token is confirmed: a caller whose token was deleted gets the 401 and nothing else.
+// Where the database has a generation, a token read live at the current one is not read again
+// (tokengen.go).
+func (s *Server) confirmedGET(w http.ResponseWriter, r *http.Request, c auth.Caller, tok string, gen generation, h handlerFunc) error {
+	if gen.ok && s.tokenGens.liveAt(c.TokenID, gen.n) {
+		return s.serveAs(w, r, c, gen, h)
+	}
+	c, check := c.WithTokenCheck()
+	held := newHeldAnswer()
+	err := s.serveAs(held, r, c, gen, h)
+	switch checked, live := check.Outcome(); {
+	case checked && !live:
+		return apperr.New(apperr.Unauthorized, "invalid API token")
+	case !checked:
+		if _, aerr := s.Accounts.Authenticate(r.Context(), tok); aerr != nil {
+			return aerr
+		}
+	}
+	if gen.ok {
+		s.tokenGens.readLive(c.TokenID, gen.n)
+	}
+	if err != nil {
+		return err
+	}
+	held.sendTo(w)
+	return nil
+}
+
+// bearerToken reads the request's bearer token.
+func bearerToken(r *http.Request) (string, error) {
 	header := r.Header.Get("Authorization")
 	if header == "" {
-		return auth.Caller{}, apperr.New(apperr.Unauthorized, "authentication required: send Authorization: Bearer <token>")
+		return "", apperr.New(apperr.Unauthorized, "authentication required: send Authorization: Bearer <token>")
 	}
 	tok, ok := auth.BearerToken(header)
 	if !ok {
-		return auth.Caller{}, apperr.New(apperr.Unauthorized, "Authorization: must be Bearer <token>")
+		return "", apperr.New(apperr.Unauthorized, "Authorization: must be Bearer <token>")
+	}
+	return tok, nil
+}
+
+// authenticate resolves the request's bearer token.
+func (s *Server) authenticate(r *http.Request) (auth.Caller, error) {
+	tok, err := bearerToken(r)
+	if err != nil {
+		return auth.Caller{}, err
 	}
 	return s.Accounts.Authenticate(r.Context(), tok)
 }

@@ -202,22 +202,55 @@ func RequireEditable(sp Space) error {
 	return nil
 }
 
+// SpaceAccess is a space with what decides one user's role on it (Tx.SpaceAccess): the part
+// of the user's Access that concerns this space.
+type SpaceAccess struct {
+	Space  Space
+	Member bool      // whether the user is an enabled member of the space's organization
+	Role   auth.Role // the user's organization role, when a member
+	// Grants are the grants to the user and their teams on the space and on the collections
+	// above it.
+	Grants []Grant
+	// Ancestors are the collections above the space, up to the top of the tree or to the
+	// first one outside the space's organization. Only ID, Parent and DefaultLevel are set:
+	// they are all a role depends on.
+	Ancestors []Collection
+	// TokenLive is whether the API token asked about still exists.
+	TokenLive bool
+}
+
+// role is the user's effective role on the space. The role rule only ever climbs from the
+// space to the top of the tree, so the collections above the space decide it as the whole
+// organization's would.
+func (sa SpaceAccess) role() auth.Role {
+	if !sa.Member {
+		return auth.Guest
+	}
+	return NewAccess(sa.Role, true, sa.Grants, sa.Ancestors).SpaceRole(sa.Space)
+}
+
 // spaceView loads a space and the caller's role on it, and checks they hold at least min:
 // 404 without read access (or when the space is absent, or in the trash unless trashed is
 // true), 403 with read access below min.
+//
+// When the caller's token is still to be confirmed (auth.TokenCheck), the same statement
+// reads it: a token deleted meanwhile is a 401.
 func (s *Service) spaceView(ctx context.Context, tx Tx, c auth.Caller, id string, min auth.Role, trashed bool) (View, error) {
-	sp, err := tx.Space(ctx, id)
-	if err != nil || (sp.DeletedAt != nil) != trashed {
+	token := c.TokenToCheck()
+	sa, err := tx.SpaceAccess(ctx, id, c.UserID, token)
+	if err == nil && token != "" {
+		c.TokenChecked(sa.TokenLive)
+		if !sa.TokenLive {
+			return View{}, apperr.New(apperr.Unauthorized, "invalid API token")
+		}
+	}
+	if err != nil || (sa.Space.DeletedAt != nil) != trashed {
 		if err == nil {
 			err = ErrNotFound
 		}
 		return View{}, notFound(err, "space %s not found", id)
 	}
-	acc, err := s.accessIn(ctx, tx, c.UserID, sp.OrganizationID)
-	if err != nil {
-		return View{}, err
-	}
-	v := View{Space: sp, Role: acc.SpaceRole(sp)}
+	v := View{Space: sa.Space, Role: sa.role()}
 	return v, requireRole(v.Role, min, "space", id)
 }
 

@@ -180,6 +180,11 @@ type SpaceTx interface {
 	InsertSpace(ctx context.Context, s Space) error
 	// Space returns a space, in the trash or not; ErrNotFound if it does not exist.
 	Space(ctx context.Context, id string) (Space, error)
+	// SpaceAccess returns a space, in the trash or not, with everything that decides userID's
+	// role on it, in one round trip: every request on a space starts with it. Unless tokenID
+	// is "", it also reads whether that API token of userID still exists. ErrNotFound if the
+	// space does not exist.
+	SpaceAccess(ctx context.Context, id, userID, tokenID string) (SpaceAccess, error)
 	UpdateSpace(ctx context.Context, s Space) error
 	// Spaces lists the live spaces of an organization (not those in the trash), in no order.
 	Spaces(ctx context.Context, orgID string) ([]Space, error)

@@ -45,6 +45,10 @@ type DB struct {
 	headMoved atomic.Pointer[func(spaceID string)]
 
 	gens *generations // change detection for cached answers; nil on PostgreSQL
+
+	// statements counts the statements run through Q, for tests and benchmarks that check
+	// how many round trips an operation costs.
+	statements atomic.Uint64
 }
 
 // Open connects to the database named by url: a postgres:// URL selects PostgreSQL, anything
@@ -163,6 +167,11 @@ func (db *DB) stmt(ctx context.Context, pool *sql.DB, query string) (*sql.Stmt, 
 	return s, nil
 }
 
+// Statements is how many statements this DB has run through Q so far (transactions'
+// BEGIN and COMMIT are not counted): the difference across an operation is its number of
+// queries, which on PostgreSQL is its number of round trips.
+func (db *DB) Statements() uint64 { return db.statements.Load() }
+
 // Q runs queries outside a transaction (reads) or inside one (writes). Every store method
 // takes a *Q so the same query code serves both.
 type Q struct {
@@ -244,6 +253,7 @@ func (q *Q) prepare(ctx context.Context, query string) (stmt *sql.Stmt, readCtx 
 
 // Exec runs a statement that returns no rows.
 func (q *Q) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	q.db.statements.Add(1)
 	s, readCtx, err := q.prepare(ctx, query)
 	if err != nil {
 		return nil, mapErr(err)
@@ -262,6 +272,7 @@ func (q *Q) Exec(ctx context.Context, query string, args ...any) (sql.Result, er
 
 // Query runs a statement that returns rows.
 func (q *Q) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	q.db.statements.Add(1)
 	s, readCtx, err := q.prepare(ctx, query)
 	if err != nil {
 		return nil, mapErr(err)
@@ -297,6 +308,7 @@ func (r Row) Scan(dest ...any) error {
 
 // QueryRow runs a statement expected to return at most one row.
 func (q *Q) QueryRow(ctx context.Context, query string, args ...any) Row {
+	q.db.statements.Add(1)
 	s, readCtx, err := q.prepare(ctx, query)
 	if err != nil {
 		return Row{err: mapErr(err)}

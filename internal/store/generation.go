@@ -22,6 +22,7 @@ type generations struct {
 	lastStart time.Time // when the last successful check started
 	lastGen   uint64
 	inflight  *genCheck
+	waits     uint64 // checks that waited to batch calls, for tests
 }
 
 type genCheck struct {
@@ -31,9 +32,12 @@ type genCheck struct {
 	err   error
 }
 
-// minCheckInterval spaces generation checks. Each check costs a few system calls (SQLite takes
-// shared-memory locks to read data_version), so checks are batched: at most one starts per
-// interval, and it serves every request that arrived before it started.
+// minCheckInterval spaces generation checks under concurrent load. Each check costs a few
+// system calls (SQLite takes shared-memory locks to read data_version), so checks are batched:
+// at most one starts per interval, and it serves every request that arrived before it
+// started. A request with no other in flight has nothing to share a check with and would pay
+// the wait whole (a sleep this short takes a millisecond in an otherwise idle process), so its
+// caller asks for no batching.
 const minCheckInterval = 250 * time.Microsecond
 
 // ErrNoGeneration is returned by Generation on engines that cannot provide one.
@@ -43,7 +47,9 @@ var ErrNoGeneration = errors.New("store: database generation unavailable on this
 // that committed before `since`. A caller that noted `since` when its request arrived can
 // therefore reuse an answer labelled with the same generation and never serve data older than
 // its own arrival: one check, started after the arrival, serves every request waiting for it.
-func (db *DB) Generation(ctx context.Context, since time.Time) (uint64, error) {
+// With batch, a check due less than minCheckInterval after the last one waits for the rest
+// of the interval, so that requests arriving meanwhile share it.
+func (db *DB) Generation(ctx context.Context, since time.Time, batch bool) (uint64, error) {
 	g := db.gens
 	if g == nil {
 		return 0, ErrNoGeneration
@@ -69,11 +75,14 @@ func (db *DB) Generation(ctx context.Context, since time.Time) (uint64, error) {
 		}
 		c := &genCheck{done: make(chan struct{})}
 		g.inflight = c
-		next := g.lastStart.Add(minCheckInterval)
+		wait := time.Until(g.lastStart.Add(minCheckInterval))
+		if batch = batch && wait > 0; batch {
+			g.waits++
+		}
 		g.mu.Unlock()
 		// Under load, wait until a check interval has passed since the last one: every request
 		// arriving meanwhile joins this check instead of paying for one of its own.
-		if wait := time.Until(next); wait > 0 {
+		if batch {
 			time.Sleep(wait)
 		}
 		c.start = time.Now()

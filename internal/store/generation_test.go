@@ -37,20 +37,20 @@ func TestGenerationSeesEveryCommitBeforeTheRequest(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	g0, err := db.Generation(ctx, time.Now())
+	g0, err := db.Generation(ctx, time.Now(), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g, _ := db.Generation(ctx, time.Now()); g != g0 {
+	if g, _ := db.Generation(ctx, time.Now(), true); g != g0 {
 		t.Fatalf("generation moved without a write: %d then %d", g0, g)
 	}
 	write(db, "local")
-	g1, _ := db.Generation(ctx, time.Now())
+	g1, _ := db.Generation(ctx, time.Now(), true)
 	if g1 == g0 {
 		t.Fatal("a local commit did not change the generation")
 	}
 	write(other, "remote")
-	g2, _ := db.Generation(ctx, time.Now())
+	g2, _ := db.Generation(ctx, time.Now(), true)
 	if g2 == g1 {
 		t.Fatal("another process's commit did not change the generation")
 	}
@@ -63,13 +63,13 @@ func TestGenerationSeesEveryCommitBeforeTheRequest(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for j := 0; j < 50; j++ {
-				before, err := db.Generation(ctx, time.Now())
+				before, err := db.Generation(ctx, time.Now(), true)
 				if err != nil {
 					errs <- err
 					return
 				}
 				write(other, time.Now().String()) // a commit that changes nothing is not a change
-				after, err := db.Generation(ctx, time.Now())
+				after, err := db.Generation(ctx, time.Now(), true)
 				if err != nil {
 					errs <- err
 					return
@@ -85,5 +85,24 @@ func TestGenerationSeesEveryCommitBeforeTheRequest(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Fatal(err)
+	}
+}
+
+// A call that asks for no batching never waits; the concurrent calls above batch.
+func TestGenerationChecksWaitOnlyToBatch(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "docsd.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for range 200 {
+		if _, err := db.Generation(ctx, time.Now(), false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := db.GenerationWaits(); n != 0 {
+		t.Fatalf("%d of 200 unbatched checks waited, want none", n)
 	}
 }

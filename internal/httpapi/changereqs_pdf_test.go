@@ -175,7 +175,7 @@ func TestChangeRequestPDFLinkIsChecked(t *testing.T) {
 		})
 	}
 	t.Run("another process sharing the database accepts the link", func(t *testing.T) {
-		other := openPeer(t, e)
+		other := e.Peer()
 		expectWords(t, pdfWords(t, strings.Replace(url, e.URL, other.URL, 1)), []string{"Alpha paragraph."}, nil)
 	})
 	t.Run("the link expires after an hour", func(t *testing.T) {

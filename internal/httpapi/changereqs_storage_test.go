@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"docsd/internal/apitest"
-	"docsd/internal/app"
 )
 
 // storedRevision is how the database holds one revision.
@@ -27,31 +26,6 @@ func revisionRow(t *testing.T, e *apitest.Env, id string) storedRevision {
 		t.Fatal(err)
 	}
 	return r
-}
-
-// openPeer starts another server on e's database, with cold caches, as a second process of
-// a fleet would be.
-func openPeer(t *testing.T, e *apitest.Env) *apitest.Env {
-	t.Helper()
-	cfg := e.App.Config
-	cfg.Addr, cfg.BaseURL = "127.0.0.1:0", ""
-	ctx, cancel := context.WithCancel(context.Background())
-	other, err := app.Open(ctx, cfg, app.Options{Clock: e.Clock})
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	if err := other.Listen(); err != nil {
-		cancel()
-		other.Close()
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- other.Serve(ctx) }()
-	t.Cleanup(func() { cancel(); <-done; other.Close() })
-	peer := *e
-	peer.App, peer.URL = other, other.BaseURL
-	return &peer
 }
 
 // TestChangeRequestRevisionsStoredAsChanges checks how a change request's working revisions
@@ -108,7 +82,7 @@ func TestChangeRequestRevisionsStoredAsChanges(t *testing.T) {
 	}
 
 	// A process with cold caches reads every revision as this one does.
-	peer := openPeer(t, e)
+	peer := e.Peer()
 	for _, i := range []int{0, 1, 20, 31, 32, 33, len(revs) - 1} {
 		path := "/v1/spaces/" + sp + "/revisions/" + revs[i] + "/pages"
 		// The same body but for the server's own address in the pages' links.

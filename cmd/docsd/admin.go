@@ -9,13 +9,19 @@ import (
 	"docsd/internal/config"
 )
 
+const adminCommands = "create-user, create-token, create-org, backup, restore or check"
+
 // admin runs an administration command. Each prints only the value asked for on stdout, so
 // scripts can capture it.
 func admin(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return fmt.Errorf("admin: want create-user, create-token or create-org")
+		return fmt.Errorf("admin: want %s", adminCommands)
 	}
 	sub, args := args[0], args[1:]
+	switch sub {
+	case "backup", "restore", "check":
+		return adminData(ctx, sub, args, getenv, stdout, stderr)
+	}
 	var email, name, title, owner string
 	flags := config.NewFlags("docsd admin "+sub, getenv, stderr)
 	fs := flags.FlagSet
@@ -29,7 +35,7 @@ func admin(ctx context.Context, args []string, getenv func(string) string, stdou
 		fs.StringVar(&title, "title", "", "title of the new organization (required)")
 		fs.StringVar(&owner, "owner", "", "email address of the owner, who becomes an admin (required)")
 	default:
-		return fmt.Errorf("admin: unknown command %q (want create-user, create-token or create-org)", sub)
+		return fmt.Errorf("admin: unknown command %q (want %s)", sub, adminCommands)
 	}
 	cfg, err := flags.Parse(args)
 	if err != nil {

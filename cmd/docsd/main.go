@@ -5,6 +5,9 @@
 //	docsd admin create-user --email E --name N
 //	docsd admin create-token --email E
 //	docsd admin create-org --title T --owner E
+//	docsd admin backup --to DIR         copy the SQLite database and the blobs, while serving
+//	docsd admin restore --from DIR [--force]
+//	docsd admin check [--repair]        verify blobs, revisions, search indexes and jobs
 package main
 
 import (
@@ -32,6 +35,10 @@ func main() {
 			return // -h printed the usage: asking for help is not a failure
 		}
 		fmt.Fprintln(os.Stderr, "docsd:", err)
+		var ex exitCode
+		if errors.As(err, &ex) {
+			os.Exit(int(ex))
+		}
 		os.Exit(2)
 	}
 }

@@ -77,7 +77,7 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	if a.Clock == nil {
 		a.Clock = clock.Real{}
 	}
-	db, err := store.Open(ctx, cfg.DatabaseURL)
+	db, err := store.OpenWith(ctx, cfg.DatabaseURL, store.Options{Synchronous: cfg.SQLiteSynchronous})
 	if err != nil {
 		return nil, err
 	}

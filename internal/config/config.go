@@ -33,6 +33,9 @@ type Config struct {
 	ImportSyncPages int
 	// PDFMaxPages is the most pages a PDF export may hold; a larger selection is refused.
 	PDFMaxPages int
+	// SQLiteSynchronous is SQLite's synchronous setting (off, normal, full, extra): what an
+	// acknowledged write survives. Ignored on PostgreSQL.
+	SQLiteSynchronous string
 }
 
 // Defaults are the values used when neither a flag nor the environment sets one.
@@ -47,6 +50,8 @@ func Defaults() Config {
 		GitImportSyncPages: 200,
 		ImportSyncPages:    200,
 		PDFMaxPages:        2000,
+
+		SQLiteSynchronous: "full",
 	}
 }
 
@@ -82,6 +87,7 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	fs.StringVar(&f.logLevel, "log-level", env("DOCSD_LOG_LEVEL", "info"), "debug, info, warn or error (DOCSD_LOG_LEVEL)")
 	fs.StringVar(&c.CPUProfile, "cpu-profile", env("DOCSD_CPU_PROFILE", ""), "write a CPU profile of the serving run to this file, for go tool pprof (DOCSD_CPU_PROFILE)")
 	fs.StringVar(&f.importSync, "import-sync-pages", env("DOCSD_IMPORT_SYNC_PAGES", strconv.Itoa(c.ImportSyncPages)), "most pages an uploaded archive import commits within its request; larger ones run as a job (DOCSD_IMPORT_SYNC_PAGES)")
+	fs.StringVar(&c.SQLiteSynchronous, "sqlite-synchronous", env("DOCSD_SQLITE_SYNCHRONOUS", c.SQLiteSynchronous), "SQLite's synchronous setting: full (an acknowledged write survives a power loss), normal (it survives a crash of docsd, not of the machine), extra or off (DOCSD_SQLITE_SYNCHRONOUS)")
 	f.addBlobFlags(env)
 	return f
 }
@@ -142,6 +148,12 @@ func (c *Config) finish() error {
 	if c.MaxBodyBytes <= 0 {
 		return fmt.Errorf("max-body-bytes must be positive")
 	}
+	switch v := strings.ToLower(c.SQLiteSynchronous); v {
+	case "off", "normal", "full", "extra":
+		c.SQLiteSynchronous = v
+	default:
+		return fmt.Errorf("sqlite-synchronous: want off, normal, full or extra, got %q", c.SQLiteSynchronous)
+	}
 	return nil
 }
 
@@ -173,7 +185,7 @@ func (c Config) Redacted() map[string]any {
 	return map[string]any{
 		"addr": c.Addr, "dataDir": c.DataDir, "databaseURL": dbURL, "baseURL": c.BaseURL,
 		"fetchAllowPrivate": c.FetchAllowPrivate, "maxBodyBytes": c.MaxBodyBytes, "logLevel": c.LogLevel.String(),
-		"cpuProfile": c.CPUProfile, "importSyncPages": c.ImportSyncPages,
+		"cpuProfile": c.CPUProfile, "importSyncPages": c.ImportSyncPages, "sqliteSynchronous": c.SQLiteSynchronous,
 		"blobS3": c.BlobS3.redacted(),
 	}
 }

@@ -231,3 +231,7 @@ func (q *Queue) schedulePeriodic(ctx context.Context) error {
 	q.mu.Unlock()
 	return nil
 }
+
+// Kinds returns the kinds of job this process can run, sorted: a queued job of any other
+// kind waits for a process that knows it.
+func (q *Queue) Kinds() []string { return q.registered() }

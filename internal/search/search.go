@@ -76,6 +76,8 @@ type Store interface {
 	MaintainRanking(ctx context.Context) error
 	// Search returns the best hits of m, best first.
 	Search(ctx context.Context, m Match) ([]Hit, error)
+	// Sections returns every section the index holds for a space, in no particular order.
+	Sections(ctx context.Context, spaceID string) ([]Row, error)
 }
 
 // IndexState is where a space's head is, and the revision its index was built from.

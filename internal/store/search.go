@@ -249,3 +249,20 @@ func headMoved(ctx context.Context, q *Q, spaceID string) error {
 
 // OnHeadMoved sets a function called after each commit that moved a space's head.
 func (db *DB) OnHeadMoved(f func(spaceID string)) { db.headMoved.Store(&f) }
+
+func (s *Searches) Sections(ctx context.Context, spaceID string) ([]search.Row, error) {
+	rows, err := s.DB.Read().Query(ctx, `SELECT page_id, position, section_id, title, body FROM search_sections WHERE space_id = ?`, spaceID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []search.Row
+	for rows.Next() {
+		r := search.Row{SpaceID: spaceID}
+		if err := rows.Scan(&r.PageID, &r.Position, &r.SectionID, &r.Title, &r.Body); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, mapErr(rows.Err())
+}

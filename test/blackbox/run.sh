@@ -96,22 +96,41 @@ status=0
     node client.mjs
 ) || status=$?
 
-# The README's "Organize your docs" walk-through, run exactly as it is written there.
-walk="$work/walkthrough.sh"
-sed -n '/<!-- walkthrough:start -->/,/<!-- walkthrough:end -->/p' "$here/../../README.md" |
-    sed -n '/^```sh$/,/^```$/p' | sed '1d;$d' > "$walk"
-if [ ! -s "$walk" ]; then
-    echo "FAIL  README walk-through: no walkthrough block found in README.md"
+# The README's walk-throughs, each run exactly as it is written there: the shell block between
+# its <!-- NAME:start --> and <!-- NAME:end --> markers.
+readme_block() {
+    sed -n "/^<!-- $1:start -->$/,/^<!-- $1:end -->$/p" "$root/README.md" |
+        sed -n '/^```sh$/,/^```$/p' | sed '1d;$d'
+}
+readme_passed=0
+readme_failed=0
+# walkthrough NAME TITLE CHECK: runs the block NAME and passes CHECK its output as $out.
+walkthrough() {
+    local name=$1 title=$2 check=$3 script="$work/$1.sh" out=""
+    readme_block "$name" > "$script"
+    if [ ! -s "$script" ]; then
+        echo "FAIL  README walk-through: no $name block found in README.md"
+    elif out=$(cd "$work" && DOCSD="$url" TOKEN="$admin_token" bash -euo pipefail "$script" 2>&1) && eval "$check"; then
+        echo "ok    README walk-through: $title"
+        readme_passed=$((readme_passed + 1))
+        return
+    else
+        echo "FAIL  README walk-through: $title"
+        printf '%s\n' "$out" | sed 's/^/      /'
+    fi
+    readme_failed=$((readme_failed + 1))
     status=1
-elif out=$(DOCSD="$url" TOKEN="$admin_token" bash -euo pipefail "$walk" 2>&1) &&
-    [ "$(printf '%s\n' "$out" | head -n 1)" = '"title":"API reference"' ] &&
-    printf '%s\n' "$out" | grep -qx '"editMode":"locked"'; then
-    echo "ok    README walk-through: organize your docs"
-else
-    echo "FAIL  README walk-through: organize your docs"
-    printf '%s\n' "$out" | sed 's/^/      /'
-    status=1
-fi
+}
+
+walkthrough walkthrough "organize your docs" \
+    '[ "$(printf "%s\n" "$out" | head -n 1)" = "\"title\":\"API reference\"" ] &&
+     printf "%s\n" "$out" | grep -qx "\"editMode\":\"locked\""'
+# It prints the published site's address, then the sentence its change request wrote, as
+# found in the page the site serves.
+walkthrough publish-walkthrough "from a folder of markdown to a published site" \
+    'printf "%s\n" "$out" | grep -q "^$url/sites/.*/handbook/\$" &&
+     [ "$(printf "%s\n" "$out" | tail -n 1)" = "Download docsd from its releases page" ]'
+echo "README walk-throughs: $readme_passed passed, $readme_failed failed"
 
 if [ "$status" != 0 ] && [ -s "$work/server.err" ]; then
     echo "--- server log (warnings and errors) ---"

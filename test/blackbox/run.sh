@@ -38,8 +38,14 @@ if [ ! -d "$here/node_modules" ]; then
     (cd "$here" && npm ci --no-audit --no-fund)
 fi
 
-(cd "$root" && go build -o "$work/docsd" ./cmd/docsd)
+# The build stamps a version and date of its own, as a release build would with -ldflags -X,
+# so that the checks can tell them in GET /v1/ and in `docsd version`.
+build_version=0.0.0-blackbox
+build_date=2026-01-02T03:04:05Z
+(cd "$root" && go build -ldflags "-X docsd/internal/buildinfo.version=$build_version -X docsd/internal/buildinfo.date=$build_date" \
+    -o "$work/docsd" ./cmd/docsd)
 docsd="$work/docsd"
+"$docsd" version | grep -qx "docsd $build_version" || fail "docsd version does not print the version stamped at build time"
 
 # Everything below talks to one fresh SQLite database, whatever the caller's environment says.
 unset DOCSD_DATABASE_URL DOCSD_BASE_URL DOCSD_MAX_BODY_BYTES
@@ -93,6 +99,8 @@ status=0
     BLACKBOX_USER_EMAIL="$user_email" \
     BLACKBOX_ORG_ID="$org_id" \
     BLACKBOX_ORG_TITLE="$org_title" \
+    BLACKBOX_BUILD_VERSION="$build_version" \
+    BLACKBOX_BUILD_DATE="$build_date" \
     node client.mjs
 ) || status=$?
 

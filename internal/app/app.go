@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"docsd/internal/account"
+	"docsd/internal/buildinfo"
 	"docsd/internal/clock"
 	"docsd/internal/config"
 	"docsd/internal/httpapi"
@@ -134,7 +135,7 @@ func (a *App) Listen() error {
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
 		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
-		PDF: a.PDF, ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
+		PDF: a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
 		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
 			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}},

@@ -3,6 +3,8 @@
 package config
 
 import (
+	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -58,20 +60,27 @@ func Defaults() Config {
 // Flags binds the configuration to a flag set whose defaults come from the environment.
 // Subcommands may add flags of their own to FlagSet before calling Parse.
 type Flags struct {
-	FlagSet      *flag.FlagSet
-	cfg          Config
-	getenv       func(string) string
-	logLevel     string
-	allowPrivate string
-	importSync   string
-	blob         blobFlags
+	FlagSet *flag.FlagSet
+	// Usage is printed above the list of flags by -h: the command's synopsis and what it does.
+	Usage    string
+	cfg      Config
+	getenv   func(string) string
+	out      io.Writer
+	logLevel string
+	envErrs  []error // environment values a flag's default could not be read from
 }
 
 // NewFlags registers the common flags; out receives -h output.
 func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
-	f := &Flags{cfg: Defaults(), getenv: getenv, FlagSet: flag.NewFlagSet(name, flag.ContinueOnError)}
+	f := &Flags{cfg: Defaults(), getenv: getenv, out: out, FlagSet: flag.NewFlagSet(name, flag.ContinueOnError)}
 	fs, c := f.FlagSet, &f.cfg
-	fs.SetOutput(out)
+	fs.Usage = func() {
+		if f.Usage != "" {
+			fmt.Fprintf(fs.Output(), "%s\n\n", strings.TrimRight(f.Usage, "\n"))
+		}
+		fmt.Fprintln(fs.Output(), "Flags (each may also be set by the DOCSD_* variable in parentheses; a flag wins):")
+		fs.PrintDefaults()
+	}
 	env := func(key, def string) string {
 		if v := getenv(key); v != "" {
 			return v
@@ -82,18 +91,99 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	fs.StringVar(&c.DataDir, "data-dir", env("DOCSD_DATA_DIR", c.DataDir), "data directory (DOCSD_DATA_DIR)")
 	fs.StringVar(&c.DatabaseURL, "database-url", env("DOCSD_DATABASE_URL", ""), "postgres:// URL or SQLite file; default SQLite in the data directory (DOCSD_DATABASE_URL)")
 	fs.StringVar(&c.BaseURL, "base-url", env("DOCSD_BASE_URL", ""), "public base URL; default derived from the listen address (DOCSD_BASE_URL)")
-	fs.StringVar(&f.allowPrivate, "fetch-allow-private", env("DOCSD_FETCH_ALLOW_PRIVATE", "false"), "let outbound fetches reach loopback and private addresses (DOCSD_FETCH_ALLOW_PRIVATE)")
+	f.boolVar(&c.FetchAllowPrivate, "fetch-allow-private", "DOCSD_FETCH_ALLOW_PRIVATE", "let outbound fetches reach loopback and private addresses (DOCSD_FETCH_ALLOW_PRIVATE)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest accepted request body in bytes (DOCSD_MAX_BODY_BYTES)")
 	fs.StringVar(&f.logLevel, "log-level", env("DOCSD_LOG_LEVEL", "info"), "debug, info, warn or error (DOCSD_LOG_LEVEL)")
 	fs.StringVar(&c.CPUProfile, "cpu-profile", env("DOCSD_CPU_PROFILE", ""), "write a CPU profile of the serving run to this file, for go tool pprof (DOCSD_CPU_PROFILE)")
-	fs.StringVar(&f.importSync, "import-sync-pages", env("DOCSD_IMPORT_SYNC_PAGES", strconv.Itoa(c.ImportSyncPages)), "most pages an uploaded archive import commits within its request; larger ones run as a job (DOCSD_IMPORT_SYNC_PAGES)")
+	f.intVar(&c.ImportSyncPages, "import-sync-pages", "DOCSD_IMPORT_SYNC_PAGES", "most pages an uploaded archive import commits within its request; larger ones run as a job (DOCSD_IMPORT_SYNC_PAGES)")
 	fs.StringVar(&c.SQLiteSynchronous, "sqlite-synchronous", env("DOCSD_SQLITE_SYNCHRONOUS", c.SQLiteSynchronous), "SQLite's synchronous setting: full (an acknowledged write survives a power loss), normal (it survives a crash of docsd, not of the machine), extra or off (DOCSD_SQLITE_SYNCHRONOUS)")
 	f.addBlobFlags(env)
 	return f
 }
 
-// Parse reads args and returns the validated configuration.
+// boolVar registers a boolean flag, so that a bare --name means true and the next argument
+// stays an argument (--name=false turns it off); its default comes from the variable env, whose
+// unreadable value Parse reports.
+func (f *Flags) boolVar(p *bool, name, env, usage string) {
+	if v := f.getenv(env); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			f.envErrs = append(f.envErrs, fmt.Errorf("%s (--%s): want true or false, got %q", env, name, v))
+		} else {
+			*p = b
+		}
+	}
+	f.FlagSet.BoolVar(p, name, *p, usage)
+}
+
+// intVar registers a count of 0 or more whose default comes from the variable env.
+func (f *Flags) intVar(p *int, name, env, usage string) {
+	if v := f.getenv(env); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			f.envErrs = append(f.envErrs, fmt.Errorf("%s (--%s): want a whole number, 0 or more, got %q", env, name, v))
+		} else {
+			*p = n
+		}
+	}
+	f.FlagSet.IntVar(p, name, *p, usage)
+}
+
+// UsageError is a command line or setting docsd cannot start with: the caller has to change how
+// it runs docsd (exit status 2), unlike a failure while running.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Usagef makes a UsageError.
+func Usagef(format string, args ...any) error {
+	return &UsageError{Err: fmt.Errorf(format, args...)}
+}
+
+// ParseArgs parses args with fs, the way every docsd command does: -h, -help and --help print
+// fs's usage to out and return flag.ErrHelp; a bad flag or a stray argument is a UsageError that
+// names it and the help command, without the whole list of flags. help is the command that
+// prints the usage ("docsd help serve").
+func ParseArgs(fs *flag.FlagSet, args []string, out io.Writer, help string) error {
+	// The flag package writes its error and the usage to one place; keep both until the outcome
+	// says whether they are help (for out) or an error (which the caller reports).
+	name := strings.TrimPrefix(fs.Name(), "docsd ") // main prefixes "docsd: "
+	var buf bytes.Buffer
+	fs.SetOutput(&buf)
+	defer fs.SetOutput(out)
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		out.Write(buf.Bytes())
+		return err
+	}
+	if err != nil {
+		return Usagef("%s: %v (%s lists the flags)", name, err, help)
+	}
+	if fs.NArg() > 0 {
+		extra := fs.Arg(0)
+		if _, isBool := strconv.ParseBool(extra); isBool == nil {
+			return Usagef("%s: unexpected argument %q: a boolean flag is true when present; give a value after = (--flag=%s)", name, extra, extra)
+		}
+		return Usagef("%s: unexpected argument %q (%s lists the flags)", name, extra, help)
+	}
+	return nil
+}
+
+// Parse reads args and returns the validated configuration. Every error but flag.ErrHelp is a
+// UsageError.
 func (f *Flags) Parse(args []string) (Config, error) {
+	c, err := f.parse(args)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		var u *UsageError
+		if !errors.As(err, &u) {
+			err = &UsageError{Err: err}
+		}
+	}
+	return c, err
+}
+
+func (f *Flags) parse(args []string) (Config, error) {
 	c := &f.cfg
 	if v := f.getenv("DOCSD_MAX_BODY_BYTES"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
@@ -102,19 +192,14 @@ func (f *Flags) Parse(args []string) (Config, error) {
 		}
 		c.MaxBodyBytes = n
 	}
-	if err := f.FlagSet.Parse(args); err != nil {
+	if err := ParseArgs(f.FlagSet, args, f.out, "docsd help "+strings.TrimPrefix(f.FlagSet.Name(), "docsd ")); err != nil {
 		return *c, err
 	}
-	if f.FlagSet.NArg() > 0 {
-		return *c, fmt.Errorf("unexpected arguments: %v", f.FlagSet.Args())
+	if err := errors.Join(f.envErrs...); err != nil {
+		return *c, err
 	}
-	b, err := strconv.ParseBool(f.allowPrivate)
-	if err != nil {
-		return *c, fmt.Errorf("fetch-allow-private: want true or false, got %q", f.allowPrivate)
-	}
-	c.FetchAllowPrivate = b
-	if c.ImportSyncPages, err = strconv.Atoi(f.importSync); err != nil || c.ImportSyncPages < 0 {
-		return *c, fmt.Errorf("import-sync-pages: want a whole number of pages, 0 or more, got %q", f.importSync)
+	if c.ImportSyncPages < 0 {
+		return *c, fmt.Errorf("import-sync-pages: want a whole number of pages, 0 or more, got %d", c.ImportSyncPages)
 	}
 	if err := f.parseBlob(); err != nil {
 		return *c, err

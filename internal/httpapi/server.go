@@ -19,6 +19,7 @@ import (
 	"docsd/internal/account"
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
+	"docsd/internal/buildinfo"
 	"docsd/internal/org"
 	"docsd/internal/paging"
 	"docsd/internal/search"
@@ -48,6 +49,8 @@ type Deps struct {
 	Sites           *site.Service
 	Search          *search.Service
 	PublishedSites  *sitehttp.Handler // readers' side of sites, outside the API
+	// Build identifies this docsd, for GET /v1/.
+	Build buildinfo.Info
 	// Ready reports whether the server can serve traffic (the database answers).
 	Ready func(ctx context.Context) error
 	// Generation detects database changes for the GET answer cache (see respcache.go);
@@ -96,6 +99,7 @@ func New(d Deps) *Server {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 	}))
 	s.openAPIRoutes()
+	s.apiInformationRoutes()
 	s.userRoutes()
 	s.orgRoutes()
 	s.memberRoutes()

@@ -10,6 +10,7 @@ import (
 	"docsd/internal/content"
 	"docsd/internal/contenttree"
 	"docsd/internal/ids"
+	"docsd/internal/markdoc"
 	"docsd/internal/opt"
 	"docsd/internal/space"
 	"docsd/internal/validate"
@@ -41,6 +42,23 @@ type PageEdit struct {
 type EditResult struct {
 	PageID   string
 	Revision string
+}
+
+// takeTitle treats markdown that starts with a "# Title" line as an import does: the line is
+// the page's title, not a line of its body. A title the edit gives explicitly wins over the
+// heading, as a SUMMARY.md title does on import; the heading leaves the body either way.
+func (e *PageEdit) takeTitle() {
+	if !e.Markdown.Set || e.Markdown.Null {
+		return
+	}
+	title, body := markdoc.SplitTitle(e.Markdown.Value)
+	if title == "" {
+		return
+	}
+	e.Markdown.Value = body
+	if !e.Title.Set || e.Title.Null {
+		e.Title = opt.Field[string]{Set: true, Value: title}
+	}
 }
 
 func (e PageEdit) validate() error {
@@ -79,6 +97,7 @@ func value(f opt.Field[string]) string {
 
 // CreatePage adds a page to the change request's content.
 func (s *Service) CreatePage(ctx context.Context, c auth.Caller, spaceID, ref string, e PageEdit) (EditResult, error) {
+	e.takeTitle()
 	if err := e.validate(); err != nil {
 		return EditResult{}, err
 	}
@@ -99,6 +118,7 @@ func (s *Service) CreatePage(ctx context.Context, c auth.Caller, spaceID, ref st
 // UpdatePage changes a page of the change request's content: its fields, and its place when
 // parent or position are given.
 func (s *Service) UpdatePage(ctx context.Context, c auth.Caller, spaceID, ref, pageID string, e PageEdit) (EditResult, error) {
+	e.takeTitle()
 	if err := e.validate(); err != nil {
 		return EditResult{}, err
 	}

@@ -2,6 +2,7 @@ package changereq
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"docsd/internal/ids"
 	"docsd/internal/markdoc"
 	"docsd/internal/opt"
+	"docsd/internal/pagelayout"
 	"docsd/internal/space"
 	"docsd/internal/validate"
 )
@@ -36,6 +38,9 @@ type PageEdit struct {
 	Markdown    opt.Field[string]
 	Parent      opt.Field[string]
 	Position    opt.Field[int]
+	// Layout is the API's layout as JSON: a preset, some options (the others are kept), or
+	// null (the defaults); nil when absent. Documents only.
+	Layout json.RawMessage
 }
 
 // EditResult names the page edited and the change request's new revision.
@@ -179,6 +184,16 @@ func apply(v *content.View, p contenttree.Page, e PageEdit) (contenttree.Page, e
 	}
 	if e.Emoji.Set {
 		p.Emoji = value(e.Emoji)
+	}
+	if e.Layout != nil {
+		if p.Kind != contenttree.KindDocument {
+			return p, apperr.Invalidf("layout: only document pages have a layout (this page is a %s)", p.Kind)
+		}
+		layout, err := pagelayout.Edit("layout", p.Layout, e.Layout)
+		if err != nil {
+			return p, err
+		}
+		p.Layout = layout
 	}
 	if e.Markdown.Set {
 		p.Markdown = value(e.Markdown)

@@ -117,6 +117,7 @@ func New(d Deps) *Server {
 	s.changeRequestRoutes()
 	s.commentRoutes()
 	s.changeRequestPDFRoutes()
+	s.spacePDFRoutes()
 	s.permissionRoutes()
 	s.siteRoutes()
 	s.searchRoutes()

@@ -295,7 +295,7 @@ func (s *Service) editPages(ctx context.Context, c auth.Caller, spaceID, ref, pa
 		prev := cr.Revision
 		cr.Revision, cr.UpdatedAt = rev.ID, now
 		out = EditResult{PageID: pageID, Revision: rev.ID}
-		if err := tx.AddContributor(ctx, cr.ID, c.UserID); err != nil {
+		if err := tx.AddContributor(ctx, cr.ID, c.UserID, true, now); err != nil {
 			return err
 		}
 		return update(ctx, tx, cr, prev)

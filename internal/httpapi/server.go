@@ -118,6 +118,7 @@ func New(d Deps) *Server {
 	s.commentRoutes()
 	s.changeRequestPDFRoutes()
 	s.spacePDFRoutes()
+	s.peopleRoutes()
 	s.permissionRoutes()
 	s.siteRoutes()
 	s.searchRoutes()

@@ -107,6 +107,9 @@ type Tx interface {
 	// AddContributor records that a user made the change request (edited false) or one of its
 	// revisions (edited true, counted, at the time given).
 	AddContributor(ctx context.Context, id, userID string, edited bool, at time.Time) error
+	// MergedAs finds the change request of a space whose merge made the revision;
+	// ErrNotFound when none did.
+	MergedAs(ctx context.Context, spaceID, revisionID string) (ChangeRequest, error)
 	// Contributors lists the users who made revisions of the change request, latest first.
 	Contributors(ctx context.Context, id string, page paging.Request) (paging.Result[Contributor], error)
 	// Content is the same transaction, for writing revisions.

@@ -256,3 +256,17 @@ func (s *Service) Contributors(ctx context.Context, c auth.Caller, spaceID, ref 
 	}
 	return s.store.Read().Contributors(ctx, v.ID, page)
 }
+
+// MergedAs returns the change request whose merge made the revision of the space, and false
+// when the revision was not made by a merge; 404 for a caller who cannot read the space.
+func (s *Service) MergedAs(ctx context.Context, c auth.Caller, spaceID, revisionID string) (View, bool, error) {
+	v, err := s.spaces.RoleOn(ctx, c, spaceID)
+	if err != nil {
+		return View{}, false, err
+	}
+	cr, err := s.store.Read().MergedAs(ctx, spaceID, revisionID)
+	if errors.Is(err, ErrNotFound) {
+		return View{}, false, nil
+	}
+	return View{ChangeRequest: cr, Head: v.Revision}, err == nil, err
+}

@@ -119,6 +119,7 @@ func New(d Deps) *Server {
 	s.changeRequestPDFRoutes()
 	s.spacePDFRoutes()
 	s.peopleRoutes()
+	s.changeRoutes()
 	s.permissionRoutes()
 	s.siteRoutes()
 	s.searchRoutes()

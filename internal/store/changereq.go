@@ -106,6 +106,15 @@ func (t changeReqTx) AddContributor(ctx context.Context, id, userID string, edit
 	return err
 }
 
+func (t changeReqTx) MergedAs(ctx context.Context, spaceID, revisionID string) (changereq.ChangeRequest, error) {
+	cr, err := scanChangeReq(t.q.QueryRow(ctx, `SELECT `+changeReqColumns+changeReqFrom+
+		` WHERE cr.space_id = ? AND cr.revision_merged = ?`, spaceID, revisionID).Scan)
+	if errors.Is(err, ErrNotFound) {
+		return cr, changereq.ErrNotFound
+	}
+	return cr, err
+}
+
 func (t changeReqTx) Contributors(ctx context.Context, id string, page paging.Request) (paging.Result[changereq.Contributor], error) {
 	l := List{Select: `k.user_id, u.email, u.display_name, u.photo_url, k.edits, k.updated_at`,
 		From:  ` FROM change_request_contributors k JOIN users u ON u.id = k.user_id`,

@@ -9,6 +9,7 @@ import (
 	"docsd/internal/comment"
 	"docsd/internal/content"
 	"docsd/internal/gitimport"
+	"docsd/internal/gitsync"
 	"docsd/internal/pdfexport"
 	"log/slog"
 	"net/http"
@@ -42,6 +43,7 @@ type Deps struct {
 	Blobs          blob.Store // file bytes of content
 	ChangeRequests *changereq.Service
 	GitImport      *gitimport.Service
+	GitSync        *gitsync.Service
 	Comments       *comment.Service
 	PDF            *pdfexport.Service
 	// ImportSyncPages is the most pages an uploaded import commits within its request.
@@ -120,6 +122,7 @@ func New(d Deps) *Server {
 	s.spacePDFRoutes()
 	s.peopleRoutes()
 	s.changeRoutes()
+	s.gitSyncRoutes()
 	s.permissionRoutes()
 	s.siteRoutes()
 	s.searchRoutes()

@@ -1,0 +1,176 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"docsd/internal/apitest"
+	"docsd/internal/gitfetch/gittest"
+)
+
+// servePushable serves an empty bare repository that accepts pushes from user ada with
+// password s3cret only, and returns its URL without credentials and its directory.
+func servePushable(t *testing.T) (string, string) {
+	t.Helper()
+	gitPath := gittest.GitPath(t)
+	root := t.TempDir()
+	dir := filepath.Join(root, "dest.git")
+	for _, args := range [][]string{{"init", "--bare", "-b", "main", dir}, {"-C", dir, "config", "http.receivepack", "true"}} {
+		if out, err := exec.Command(gitPath, args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	backend := gittest.Backend(gitPath, root)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if u, p, ok := r.BasicAuth(); !ok || u != "ada" || p != "s3cret" {
+			w.Header().Set("WWW-Authenticate", `Basic realm="git"`)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		backend.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/dest.git", dir
+}
+
+// withUser puts credentials into an http URL.
+func withUser(u, user, password string) string {
+	return strings.Replace(u, "http://", "http://"+user+":"+password+"@", 1)
+}
+
+// outline is a space's pages as "depth kind title path" lines in order, and its files.
+func outline(t *testing.T, e *apitest.Env, spaceID string) []string {
+	t.Helper()
+	var out []string
+	var walk func(pages []any, depth int)
+	walk = func(pages []any, depth int) {
+		for _, x := range pages {
+			p := x.(map[string]any)
+			path, _ := p["path"].(string)
+			out = append(out, strings.Repeat("  ", depth)+p["type"].(string)+" "+p["title"].(string)+" "+path)
+			kids, _ := p["pages"].([]any)
+			walk(kids, depth+1)
+		}
+	}
+	walk(e.Get(e.Admin, "/v1/spaces/"+spaceID+"/content/pages").Expect(200).Map()["pages"].([]any), 0)
+	for _, f := range e.Get(e.Admin, "/v1/spaces/"+spaceID+"/content/files").Expect(200).Items() {
+		out = append(out, "file "+f["name"].(string)+" "+f["contentType"].(string))
+	}
+	return out
+}
+
+// runJobs returns once every due job has run, by the background worker or here.
+func runJobs(t *testing.T, e *apitest.Env) {
+	t.Helper()
+	if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestGitExportRoundTrip(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	src := gittest.Serve(t, docsTree())
+	dest, dir := servePushable(t)
+	first := newSpace(t, e, e.Admin, e.Org, nil)
+	info := "/v1/spaces/" + first + "/git/info"
+
+	e.Get(e.Admin, info).ExpectError(404).ExpectMessage("Git")
+	gitImport(e, e.Admin, first, map[string]any{"url": src.URL, "ref": "refs/heads/main",
+		"gitInfo": map[string]any{"provider": "github", "url": "https://github.com/acme/docs/tree/main"}}).Expect(204)
+	if r := e.Get(e.Admin, info).Expect(200); r.Str("repoName") != "repo" || r.Str("installationProvider") != "github" ||
+		r.Str("url") != "https://github.com/acme/docs/tree/main" || r.Str("updatedAt") == "" || r.Has("export") {
+		t.Fatalf("after the import: %s", r.Body)
+	}
+	want := outline(t, e, first)
+
+	e.Post(e.Admin, "/v1/spaces/"+first+"/git/export", map[string]any{"url": withUser(dest, "ada", "s3cret"),
+		"ref": "refs/heads/main", "commitMessage": "Export from docsd"}).Expect(204)
+	runJobs(t, e)
+	r := e.Get(e.Admin, info).Expect(200)
+	if r.Str("export.status") != "completed" || len(r.Str("export.commit")) != 40 || r.Str("export.url") != dest ||
+		r.Str("repoName") != "dest" || strings.Contains(string(r.Body), "s3cret") {
+		t.Fatalf("after the export: %s", r.Body)
+	}
+	t.Run("the pushed repository is sound and in GitBook's layout", func(t *testing.T) {
+		gitPath := gittest.GitPath(t)
+		if out, err := exec.Command(gitPath, "-C", dir, "fsck", "--strict").CombinedOutput(); err != nil {
+			t.Fatalf("git fsck --strict: %v\n%s", err, out)
+		}
+		out, err := exec.Command(gitPath, "-C", dir, "ls-tree", "-r", "--name-only", "refs/heads/main").CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v %s", err, out)
+		}
+		for _, name := range []string{".gitbook.yaml", "README.md", "SUMMARY.md", "start/README.md", "start/install.md",
+			"guides/writing.md", ".gitbook/assets/logo.png"} {
+			if !strings.Contains("\n"+string(out), "\n"+name+"\n") {
+				t.Errorf("no %s in the tree:\n%s", name, out)
+			}
+		}
+		msg, _ := exec.Command(gitPath, "-C", dir, "log", "-1", "--format=%s", "refs/heads/main").CombinedOutput()
+		if strings.TrimSpace(string(msg)) != "Export from docsd" {
+			t.Errorf("commit message %q", msg)
+		}
+	})
+	t.Run("importing the export gives the same pages, titles, order and files", func(t *testing.T) {
+		second := newSpace(t, e, e.Admin, e.Org, nil)
+		gitImport(e, e.Admin, second, map[string]any{"url": withUser(dest, "ada", "s3cret"), "ref": "refs/heads/main"}).Expect(204)
+		got := outline(t, e, second)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		md := e.Get(e.Admin, "/v1/spaces/"+second+"/content/path/start/install?format=markdown").Expect(200).Str("markdown")
+		if !strings.Contains(md, "Run the binary.") || !strings.Contains(md, ".gitbook/assets/logo.png") {
+			t.Errorf("install page %q", md)
+		}
+	})
+	t.Run("a second export commits on top of the first", func(t *testing.T) {
+		e.Post(e.Admin, "/v1/spaces/"+first+"/git/export", map[string]any{"url": withUser(dest, "ada", "s3cret"),
+			"ref": "refs/heads/main", "commitMessage": "Again"}).Expect(204)
+		runJobs(t, e)
+		out, err := exec.Command(gittest.GitPath(t), "-C", dir, "rev-list", "--count", "refs/heads/main").CombinedOutput()
+		if err != nil || strings.TrimSpace(string(out)) != "2" {
+			t.Fatalf("commits on main: %s %v", out, err)
+		}
+	})
+	t.Run("wrong credentials: a failed export whose record shows no password", func(t *testing.T) {
+		e.Post(e.Admin, "/v1/spaces/"+first+"/git/export", map[string]any{"url": withUser(dest, "ada", "hunter2wrong"),
+			"ref": "refs/heads/main", "commitMessage": "Nope"}).Expect(204)
+		runJobs(t, e)
+		r := e.Get(e.Admin, info).Expect(200)
+		if r.Str("export.status") != "failed" || r.Str("export.error") == "" || strings.Contains(string(r.Body), "hunter2wrong") {
+			t.Fatalf("%s", r.Body)
+		}
+		var n int
+		if err := e.App.DB.Read().QueryRow(t.Context(), `SELECT COUNT(*) FROM git_exports
+			WHERE sealed_url IS NOT NULL OR url LIKE ? OR error LIKE ?`, "%hunter2%", "%hunter2%").Scan(&n); err != nil || n != 0 {
+			t.Fatalf("%d export records keep credentials (%v)", n, err)
+		}
+	})
+	t.Run("bad input is 400 naming the field; access", func(t *testing.T) {
+		post := func(a apitest.Actor, body map[string]any) *apitest.Resp {
+			return e.Post(a, "/v1/spaces/"+first+"/git/export", body)
+		}
+		ok := map[string]any{"url": dest, "ref": "refs/heads/main", "commitMessage": "m"}
+		with := func(k string, v any) map[string]any {
+			b := map[string]any{}
+			for kk, vv := range ok {
+				b[kk] = vv
+			}
+			b[k] = v
+			return b
+		}
+		post(e.Admin, with("url", "")).ExpectError(400).ExpectMessage("url")
+		post(e.Admin, with("url", "ftp://x/y")).ExpectError(400).ExpectMessage("url")
+		post(e.Admin, with("ref", "main")).ExpectError(400).ExpectMessage("ref", "refs/heads/")
+		post(e.Admin, with("commitMessage", " ")).ExpectError(400).ExpectMessage("commitMessage")
+		post(e.Admin, with("repoProjectDirectory", "../up")).ExpectError(400).ExpectMessage("repoProjectDirectory")
+		post(e.Admin, with("gitInfo", map[string]any{"provider": "svn"})).ExpectError(400).ExpectMessage("gitInfo.provider")
+		post(e.NewUser("outsider"), ok).ExpectError(404)
+		e.Get(e.NewUser("outsider2"), info).ExpectError(404)
+	})
+}

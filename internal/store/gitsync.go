@@ -76,4 +76,3 @@ func (s GitSync) State(ctx context.Context, spaceID string) (gitsync.State, erro
 	st.UpdatedAt = FromMicros(at)
 	return st, err
 }
-

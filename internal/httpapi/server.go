@@ -123,6 +123,7 @@ func New(d Deps) *Server {
 	s.peopleRoutes()
 	s.changeRoutes()
 	s.gitSyncRoutes()
+	s.urlRoutes()
 	s.permissionRoutes()
 	s.siteRoutes()
 	s.searchRoutes()

@@ -8,6 +8,7 @@ import (
 	"docsd/internal/changereq"
 	"docsd/internal/comment"
 	"docsd/internal/content"
+	"docsd/internal/embed"
 	"docsd/internal/gitimport"
 	"docsd/internal/gitsync"
 	"docsd/internal/pdfexport"
@@ -44,6 +45,7 @@ type Deps struct {
 	ChangeRequests *changereq.Service
 	GitImport      *gitimport.Service
 	GitSync        *gitsync.Service
+	Embeds         *embed.Service // unfurls URLs for getEmbedByUrl
 	Comments       *comment.Service
 	PDF            *pdfexport.Service
 	// ImportSyncPages is the most pages an uploaded import commits within its request.
@@ -124,6 +126,7 @@ func New(d Deps) *Server {
 	s.changeRoutes()
 	s.gitSyncRoutes()
 	s.urlRoutes()
+	s.embedRoutes()
 	s.permissionRoutes()
 	s.siteRoutes()
 	s.searchRoutes()

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"net/url"
 	"path"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -43,6 +44,9 @@ type Embed struct {
 	HTML  string `json:"html,omitempty"`
 }
 
+// httpsURL is the only source an embedded frame may have.
+var httpsURL = regexp.MustCompile(`^https://[^\s]+$`)
+
 // Service unfurls URLs.
 type Service struct {
 	client *fetch.Client
@@ -65,7 +69,7 @@ func NewService(o fetch.Options, clk clock.Clock) *Service {
 	// Players and widgets come as iframes: allowed over https only, with their sizing.
 	p.AllowElements("iframe")
 	p.AllowAttrs("width", "height", "title", "allowfullscreen", "frameborder", "allow", "loading").OnElements("iframe")
-	p.AllowAttrs("src").OnElements("iframe")
+	p.AllowAttrs("src").Matching(httpsURL).OnElements("iframe")
 	p.RequireParseableURLs(true)
 	p.AllowURLSchemes("https")
 	return &Service{client: fetch.New(o), policy: p, clock: clk, cache: map[string]cached{}}

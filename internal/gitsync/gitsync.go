@@ -197,6 +197,11 @@ func (s *Service) HandleJob(ctx context.Context, raw json.RawMessage) error {
 	if err == nil {
 		e.Commit, err = s.run(ctx, e, repoURL)
 	}
+	if ctx.Err() != nil {
+		// Stopped (a shutdown, the attempt's time out): the export stays pending, its URL
+		// sealed, and the job runs again.
+		return ctx.Err()
+	}
 	e.Status, e.UpdatedAt, e.Sealed = Completed, s.clock.Now(), ""
 	if err != nil {
 		e.Status, e.Error = Failed, scrub(err.Error(), repoURL)

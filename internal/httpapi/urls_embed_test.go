@@ -34,7 +34,7 @@ func embedSite(t *testing.T) (*httptest.Server, *atomic.Int64) {
 	mux.HandleFunc("/oembed", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"type":"video","title":"A video","provider_name":"Tube",
-"html":"<iframe src=\"https://player.example.com/v/1\" width=\"560\" height=\"315\" onload=\"alert(1)\"></iframe><script>alert(2)</script><iframe src=\"javascript:alert(3)\"></iframe>"}`)
+"html":"<iframe src=\"https://player.example.com/v/1\" width=\"560\" height=\"315\" onload=\"alert(1)\"></iframe><script>alert(2)</script><iframe src=\"javascript:alert(3)\"></iframe><iframe src=\"http://insecure.example.com/v\"></iframe>"}`)
 	})
 	mux.HandleFunc("/title-only", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<html><head><title>Just a title</title></head></html>`)
@@ -82,7 +82,7 @@ func TestEmbedByURL(t *testing.T) {
 			!strings.Contains(h, `src="https://player.example.com/v/1"`) {
 			t.Fatalf("%s", r.Body)
 		}
-		for _, bad := range []string{"onload", "<script", "alert(2)", "javascript:"} {
+		for _, bad := range []string{"onload", "<script", "alert(2)", "javascript:", "http://insecure"} {
 			if strings.Contains(h, bad) {
 				t.Errorf("html keeps %q: %s", bad, h)
 			}

@@ -46,6 +46,7 @@ func TestSemanticChanges(t *testing.T) {
 
 	t.Run("a revision against its parent: every kind of change, each once", func(t *testing.T) {
 		r := e.Get(e.Admin, revPath(second.ID)).Expect(200)
+		schemaChecker(t, loadOpenAPI(t))("RevisionSemanticChanges", r.Map())
 		want := []string{"page_created p4", "page_edited p1", "page_moved p2", "page_deleted p3",
 			"file_created f3", "file_edited f1", "file_deleted f2"}
 		if got := changeSummary(t, r); !slices.Equal(got, want) || r.Has("more") || r.Has("mergedFrom") {

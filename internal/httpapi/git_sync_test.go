@@ -74,7 +74,9 @@ func runJobs(t *testing.T, e *apitest.Env) {
 func TestGitExportRoundTrip(t *testing.T) {
 	t.Parallel()
 	e := apitest.New(t)
-	src := gittest.Serve(t, docsTree())
+	tree := docsTree()
+	tree["guides/writing.md"] += "\nBack to [the start](../README.md#welcome).\n"
+	src := gittest.Serve(t, tree)
 	dest, dir := servePushable(t)
 	first := newSpace(t, e, e.Admin, e.Org, nil)
 	info := "/v1/spaces/" + first + "/git/info"
@@ -92,6 +94,7 @@ func TestGitExportRoundTrip(t *testing.T) {
 		"ref": "refs/heads/main", "commitMessage": "Export from docsd"}).Expect(204)
 	runJobs(t, e)
 	r := e.Get(e.Admin, info).Expect(200)
+	schemaChecker(t, loadOpenAPI(t))("GitSyncState", r.Map())
 	if r.Str("export.status") != "completed" || len(r.Str("export.commit")) != 40 || r.Str("export.url") != dest ||
 		r.Str("repoName") != "dest" || strings.Contains(string(r.Body), "s3cret") {
 		t.Fatalf("after the export: %s", r.Body)
@@ -111,6 +114,10 @@ func TestGitExportRoundTrip(t *testing.T) {
 				t.Errorf("no %s in the tree:\n%s", name, out)
 			}
 		}
+		writing, _ := exec.Command(gitPath, "-C", dir, "show", "refs/heads/main:guides/writing.md").CombinedOutput()
+		if !strings.Contains(string(writing), "](../README.md#welcome)") || !strings.HasPrefix(string(writing), "# Writing\n") {
+			t.Errorf("guides/writing.md:\n%s", writing)
+		}
 		msg, _ := exec.Command(gitPath, "-C", dir, "log", "-1", "--format=%s", "refs/heads/main").CombinedOutput()
 		if strings.TrimSpace(string(msg)) != "Export from docsd" {
 			t.Errorf("commit message %q", msg)
@@ -126,6 +133,12 @@ func TestGitExportRoundTrip(t *testing.T) {
 		md := e.Get(e.Admin, "/v1/spaces/"+second+"/content/path/start/install?format=markdown").Expect(200).Str("markdown")
 		if !strings.Contains(md, "Run the binary.") || !strings.Contains(md, ".gitbook/assets/logo.png") {
 			t.Errorf("install page %q", md)
+		}
+		// A link to the first page, written to README.md by the export, reads back the same.
+		before := e.Get(e.Admin, "/v1/spaces/"+first+"/content/path/guides/writing?format=markdown").Expect(200).Str("markdown")
+		after := e.Get(e.Admin, "/v1/spaces/"+second+"/content/path/guides/writing?format=markdown").Expect(200).Str("markdown")
+		if before != after || !strings.Contains(after, "#welcome)") {
+			t.Errorf("writing page before %q, after %q", before, after)
 		}
 	})
 	t.Run("a second export commits on top of the first", func(t *testing.T) {

@@ -36,6 +36,7 @@ func TestChangeRequestContributors(t *testing.T) {
 			t.Fatalf("%s", r.Body)
 		}
 		first, second := items[0], items[1]
+		schemaChecker(t, loadOpenAPI(t))("ChangeRequestContributor", first)
 		if first["user"].(map[string]any)["id"] != editor.ID || first["count"].(float64) != 2 || first["actionType"] != "edit" {
 			t.Errorf("first %v", first)
 		}

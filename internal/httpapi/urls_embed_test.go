@@ -62,6 +62,7 @@ func TestEmbedByURL(t *testing.T) {
 
 	t.Run("a link card from OpenGraph data", func(t *testing.T) {
 		r := get(e.Admin, srv.URL+"/og").Expect(200)
+		schemaChecker(t, loadOpenAPI(t))("Embed", r.Map())
 		if r.Str("type") != "link" || r.Str("title") != "Open Graph title" || r.Str("site") != "Example Site" ||
 			r.Str("icon") != srv.URL+"/favicon.png" || r.Has("html") {
 			t.Fatalf("%s", r.Body)

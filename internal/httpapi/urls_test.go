@@ -78,6 +78,7 @@ func TestPublishedContentByURL(t *testing.T) {
 
 	t.Run("a page of a public site", func(t *testing.T) {
 		r := get(e.URL+f.path("install/linux"), "").Expect(200)
+		schemaChecker(t, loadOpenAPI(t))("PublishedSiteContentLookup", r.Map())
 		if r.Str("site") != f.Site.ID || r.Str("siteSpace") != ssID || r.Str("space") != sp || r.Str("pathname") != "install/linux" ||
 			r.Str("organization") != e.Org || r.Str("siteBasePath") != f.path("") || r.Str("basePath") != f.path("") ||
 			r.Str("canonicalUrl") != e.URL+f.path("install/linux") || !r.Bool("complete") || !r.Has("apiToken") {

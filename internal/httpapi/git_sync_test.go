@@ -150,6 +150,26 @@ func TestGitExportRoundTrip(t *testing.T) {
 			t.Fatalf("commits on main: %s %v", out, err)
 		}
 	})
+	t.Run("into a project directory, the rest of the repository is kept", func(t *testing.T) {
+		e.Post(e.Admin, "/v1/spaces/"+first+"/git/export", map[string]any{"url": withUser(dest, "ada", "s3cret"),
+			"ref": "refs/heads/main", "commitMessage": "Into docs", "repoProjectDirectory": "docs/"}).Expect(204)
+		runJobs(t, e)
+		if r := e.Get(e.Admin, info).Expect(200); r.Str("export.status") != "completed" {
+			t.Fatalf("%s", r.Body)
+		}
+		out, err := exec.Command(gittest.GitPath(t), "-C", dir, "ls-tree", "-r", "--name-only", "refs/heads/main").CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v %s", err, out)
+		}
+		for _, name := range []string{"README.md", "SUMMARY.md", "docs/README.md", "docs/SUMMARY.md", "docs/.gitbook/assets/logo.png"} {
+			if !strings.Contains("\n"+string(out), "\n"+name+"\n") {
+				t.Errorf("no %s in the tree:\n%s", name, out)
+			}
+		}
+		if out, err := exec.Command(gittest.GitPath(t), "-C", dir, "fsck", "--strict").CombinedOutput(); err != nil {
+			t.Fatalf("git fsck --strict: %v\n%s", err, out)
+		}
+	})
 	t.Run("wrong credentials: a failed export whose record shows no password", func(t *testing.T) {
 		e.Post(e.Admin, "/v1/spaces/"+first+"/git/export", map[string]any{"url": withUser(dest, "ada", "hunter2wrong"),
 			"ref": "refs/heads/main", "commitMessage": "Nope"}).Expect(204)
@@ -162,6 +182,10 @@ func TestGitExportRoundTrip(t *testing.T) {
 		if err := e.App.DB.Read().QueryRow(t.Context(), `SELECT COUNT(*) FROM git_exports
 			WHERE sealed_url IS NOT NULL OR url LIKE ? OR error LIKE ?`, "%hunter2%", "%hunter2%").Scan(&n); err != nil || n != 0 {
 			t.Fatalf("%d export records keep credentials (%v)", n, err)
+		}
+		if err := e.App.DB.Read().QueryRow(t.Context(), `SELECT COUNT(*) FROM jobs WHERE payload LIKE ? OR payload LIKE ?`,
+			"%hunter2%", "%s3cret%").Scan(&n); err != nil || n != 0 {
+			t.Fatalf("%d jobs hold credentials (%v)", n, err)
 		}
 	})
 	t.Run("bad input is 400 naming the field; access", func(t *testing.T) {

@@ -76,6 +76,8 @@ func TestGitExportRoundTrip(t *testing.T) {
 	e := apitest.New(t)
 	tree := docsTree()
 	tree["guides/writing.md"] += "\nBack to [the start](../README.md#welcome).\n"
+	tree["guides/more.md"] = "---\ndescription: More to read.\nicon: 📘\nhidden: true\n---\n\n# More\n\nSee also.\n"
+	tree["SUMMARY.md"] += "* [More](guides/more.md)\n* [Elsewhere](https://example.com/docs)\n"
 	src := gittest.Serve(t, tree)
 	dest, dir := servePushable(t)
 	first := newSpace(t, e, e.Admin, e.Org, nil)
@@ -89,6 +91,10 @@ func TestGitExportRoundTrip(t *testing.T) {
 		t.Fatalf("after the import: %s", r.Body)
 	}
 	want := outline(t, e, first)
+	if joined := strings.Join(want, "\n"); !strings.Contains(joined, "link Elsewhere") || !strings.Contains(joined, "group Guides") ||
+		!strings.Contains(joined, "file logo.png") {
+		t.Fatalf("the imported space lacks what the round trip must keep:\n%s", joined)
+	}
 
 	e.Post(e.Admin, "/v1/spaces/"+first+"/git/export", map[string]any{"url": withUser(dest, "ada", "s3cret"),
 		"ref": "refs/heads/main", "commitMessage": "Export from docsd"}).Expect(204)
@@ -133,6 +139,10 @@ func TestGitExportRoundTrip(t *testing.T) {
 		md := e.Get(e.Admin, "/v1/spaces/"+second+"/content/path/start/install?format=markdown").Expect(200).Str("markdown")
 		if !strings.Contains(md, "Run the binary.") || !strings.Contains(md, ".gitbook/assets/logo.png") {
 			t.Errorf("install page %q", md)
+		}
+		more := e.Get(e.Admin, "/v1/spaces/"+second+"/content/path/guides/more").Expect(200)
+		if more.Str("description") != "More to read." || more.Str("emoji") == "" || !more.Bool("hidden") {
+			t.Errorf("front matter lost: %s", more.Body)
 		}
 		// A link to the first page, written to README.md by the export, reads back the same.
 		before := e.Get(e.Admin, "/v1/spaces/"+first+"/content/path/guides/writing?format=markdown").Expect(200).Str("markdown")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
@@ -16,6 +17,8 @@ import (
 type PageDiff struct {
 	Before, After     *contenttree.Page
 	BeforeMD, AfterMD string
+	// BeforePath and AfterPath are the page's paths in each revision ("" for a link).
+	BeforePath, AfterPath string
 	// ParentBefore and ParentAfter are the page's parents when it moved to another parent
 	// (nil for the top level, or when it did not move).
 	ParentBefore, ParentAfter *contenttree.Page
@@ -81,6 +84,7 @@ func (s *Service) Diff(ctx context.Context, fromID, toID string) ([]PageDiff, []
 		return &p, md, err
 	}
 	var outPages []PageDiff
+	seenA, seenB := map[string]*contenttree.Page{}, map[string]*contenttree.Page{}
 	for _, id := range sortedKeys(pages) {
 		h := pages[id]
 		var d PageDiff
@@ -97,6 +101,12 @@ func (s *Service) Diff(ctx context.Context, fromID, toID string) ([]PageDiff, []
 			if d.ParentAfter, err = s.record(ctx, tx, get, b, d.After.ParentID); err != nil {
 				return nil, nil, err
 			}
+		}
+		if d.BeforePath, err = s.pathIn(ctx, tx, get, a, d.Before, seenA); err != nil {
+			return nil, nil, err
+		}
+		if d.AfterPath, err = s.pathIn(ctx, tx, get, b, d.After, seenB); err != nil {
+			return nil, nil, err
 		}
 		outPages = append(outPages, d)
 	}
@@ -137,6 +147,38 @@ func (s *Service) record(ctx context.Context, tx Tx, get nodeSource, r storedRev
 	}
 	p, _, err := decodePage(bodies[h])
 	return &p, err
+}
+
+// pathMaxDepth bounds the walk up a page's ancestors.
+const pathMaxDepth = 100
+
+// pathIn is p's path in a resolved revision: its ancestors' slugs and its own, read one
+// record per ancestor (remembered in seen); "" for nil, a link, or a broken chain.
+func (s *Service) pathIn(ctx context.Context, tx Tx, get nodeSource, r storedRevision, p *contenttree.Page, seen map[string]*contenttree.Page) (string, error) {
+	if p == nil || p.Kind == contenttree.KindLink {
+		return "", nil
+	}
+	slugs := []string{p.Slug}
+	for id, depth := p.ParentID, 0; id != ""; depth++ {
+		if depth == pathMaxDepth {
+			return "", nil
+		}
+		parent, ok := seen[id]
+		if !ok {
+			var err error
+			if parent, err = s.record(ctx, tx, get, r, id); err != nil {
+				return "", err
+			}
+			seen[id] = parent
+		}
+		if parent == nil {
+			return "", nil
+		}
+		slugs = append(slugs, parent.Slug)
+		id = parent.ParentID
+	}
+	slices.Reverse(slugs)
+	return strings.Join(slugs, "/"), nil
 }
 
 func sortedKeys(m map[string][2]string) []string {

@@ -67,6 +67,9 @@ func TestSemanticChanges(t *testing.T) {
 		if p := r.Str("changes.2.parent.after.id"); p != "p1" || r.Str("changes.2.parent.after.title") != "One renamed" || r.Has("changes.2.parent.before") {
 			t.Errorf("page_moved parent %s", string(body.Changes[2]["parent"]))
 		}
+		if r.Str("changes.2.page.path") != "one/two" || r.Str("changes.0.page.path") != "four" || r.Str("changes.3.page.path") != "three" {
+			t.Errorf("paths: moved %q, created %q, deleted %q", r.Str("changes.2.page.path"), r.Str("changes.0.page.path"), r.Str("changes.3.page.path"))
+		}
 		if r.Str("changes.3.page.title") != "Three" || r.Str("changes.3.page.type") != "document" {
 			t.Errorf("page_deleted shows the page as it was: %s", string(body.Changes[3]["page"]))
 		}

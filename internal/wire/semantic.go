@@ -20,6 +20,7 @@ type ChangedPage struct {
 	ID    string `json:"id"`
 	Type  string `json:"type"`
 	Title string `json:"title"`
+	Path  string `json:"path,omitempty"`
 }
 
 // ChangedFile is the `ChangedRevisionFile` object.
@@ -68,12 +69,12 @@ func (u URLs) FromDiff(r DiffRange, pages []content.PageDiff, files []content.Fi
 	for _, d := range pages {
 		switch {
 		case d.Before == nil:
-			buckets[0] = append(buckets[0], pageChange{Type: "page_created", Page: changedPage(d.After)})
+			buckets[0] = append(buckets[0], pageChange{Type: "page_created", Page: changedPage(d.After, d.AfterPath)})
 		case d.After == nil:
-			buckets[3] = append(buckets[3], pageChange{Type: "page_deleted", Page: changedPage(d.Before)})
+			buckets[3] = append(buckets[3], pageChange{Type: "page_deleted", Page: changedPage(d.Before, d.BeforePath)})
 		default:
 			if attrs := pageAttributes(d); len(attrs) > 0 {
-				buckets[1] = append(buckets[1], pageChange{Type: "page_edited", Page: changedPage(d.After), Attributes: attrs})
+				buckets[1] = append(buckets[1], pageChange{Type: "page_edited", Page: changedPage(d.After, d.AfterPath), Attributes: attrs})
 			}
 			if d.Before.ParentID != d.After.ParentID || d.Before.Order != d.After.Order {
 				pc := &parentChange{}
@@ -87,7 +88,7 @@ func (u URLs) FromDiff(r DiffRange, pages []content.PageDiff, files []content.Fi
 				} else {
 					pc.Before, pc.After = changedParent(d.ParentBefore), changedParent(d.ParentAfter)
 				}
-				buckets[2] = append(buckets[2], pageChange{Type: "page_moved", Page: changedPage(d.After), Parent: pc})
+				buckets[2] = append(buckets[2], pageChange{Type: "page_moved", Page: changedPage(d.After, d.AfterPath), Parent: pc})
 			}
 		}
 	}
@@ -130,15 +131,15 @@ func (u URLs) FromDiff(r DiffRange, pages []content.PageDiff, files []content.Fi
 	return out
 }
 
-func changedPage(p *contenttree.Page) ChangedPage {
-	return ChangedPage{ID: p.ID, Type: string(p.Kind), Title: p.Title}
+func changedPage(p *contenttree.Page, path string) ChangedPage {
+	return ChangedPage{ID: p.ID, Type: string(p.Kind), Title: p.Title, Path: path}
 }
 
 func changedParent(p *contenttree.Page) *ChangedPage {
 	if p == nil {
 		return nil
 	}
-	c := changedPage(p)
+	c := changedPage(p, "")
 	return &c
 }
 

@@ -81,7 +81,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 	defer srv.stop()
 
 	owner := &client{base: srv.base, token: srv.token, http: &http.Client{Timeout: 3 * time.Minute}}
-	orgID, spaceID, err := owner.setUp(ctx)
+	orgID, spaceID, crID, err := owner.setUp(ctx)
 	if err != nil {
 		return 1, fmt.Errorf("set up: %w", err)
 	}
@@ -103,6 +103,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 	fmt.Fprintf(stdout, "%-44s %-30s %9.1f MB\n", "idle after setup", "", float64(idle.peak)/1e6)
 
 	jsonBody := func() io.Reader { return jsonTitle(o.size) }
+	// The largest body a JSON route takes: the attack that fills the memory budget.
+	pageBody := min(o.size, 8<<20-4<<10)
 	attacks := []struct {
 		name   string
 		c      *client
@@ -119,6 +121,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 		{"owner PATCH space (Content-Length)", owner, "PATCH", "/v1/spaces/" + spaceID, "application/json", jsonBody, false},
 		{"owner PATCH space (chunked)", owner, "PATCH", "/v1/spaces/" + spaceID, "application/json", jsonBody, true},
 		{"owner POST org spaces (chunked)", owner, "POST", "/v1/orgs/" + orgID + "/spaces", "application/json", jsonBody, true},
+		{"owner CR page, bodies within its 8 MiB cap", owner, "POST", "/v1/spaces/" + spaceID + "/change-requests/" + crID + "/pages", "application/json", func() io.Reader { return jsonTitle(pageBody) }, false},
 		{"owner content import (chunked)", owner, "POST", "/v1/spaces/" + spaceID + "/content/import", "application/x-tar", func() io.Reader { return zeros(o.size) }, true},
 	}
 	var strangerPeak, ownerPeak int64
@@ -131,7 +134,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					got := a.c.send(ctx, a.method, a.path, a.ctype, a.body(), o.size, a.chunk)
+					size := o.size
+					if strings.Contains(a.path, "/pages") {
+						size = pageBody
+					}
+					got := a.c.send(ctx, a.method, a.path, a.ctype, a.body(), size, a.chunk)
 					mu.Lock()
 					answers[got]++
 					mu.Unlock()
@@ -256,26 +263,32 @@ func (c *client) do(ctx context.Context, method, path string, in, out any) error
 	return json.Unmarshal(data, out)
 }
 
-// setUp finds the owner's organization and makes a space in it.
-func (c *client) setUp(ctx context.Context) (orgID, spaceID string, err error) {
+// setUp finds the owner's organization and makes a space in it, with a change request.
+func (c *client) setUp(ctx context.Context) (orgID, spaceID, crID string, err error) {
 	var orgs struct {
 		Items []struct {
 			ID string `json:"id"`
 		} `json:"items"`
 	}
 	if err := c.do(ctx, "GET", "/v1/orgs", nil, &orgs); err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
 	if len(orgs.Items) == 0 {
-		return "", "", fmt.Errorf("the owner has no organization")
+		return "", "", "", fmt.Errorf("the owner has no organization")
 	}
 	var sp struct {
 		ID string `json:"id"`
 	}
 	if err := c.do(ctx, "POST", "/v1/orgs/"+orgs.Items[0].ID+"/spaces", map[string]string{"title": "Target"}, &sp); err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
-	return orgs.Items[0].ID, sp.ID, nil
+	var cr struct {
+		ID string `json:"id"`
+	}
+	if err := c.do(ctx, "POST", "/v1/spaces/"+sp.ID+"/change-requests", map[string]string{"subject": "Target"}, &cr); err != nil {
+		return "", "", "", err
+	}
+	return orgs.Items[0].ID, sp.ID, cr.ID, nil
 }
 
 // child is docsd running as a child process.

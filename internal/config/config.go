@@ -16,15 +16,17 @@ import (
 
 // Config is everything the server and the admin commands need to know.
 type Config struct {
-	Addr              string     // listen address
-	DataDir           string     // where SQLite and local file bytes live
-	DatabaseURL       string     // postgres://… or a SQLite path; empty means SQLite in DataDir
-	BaseURL           string     // public base URL used in every `urls` field
-	FetchAllowPrivate bool       // outbound fetches may reach loopback and private addresses
-	MaxBodyBytes      int64      // cap on request bodies
-	LogLevel          slog.Level // minimum level of log lines
-	CPUProfile        string     // file to write a CPU profile of the serving run to, for diagnosis; empty for none
-	BlobS3            BlobS3     // S3-compatible store for file bytes; none means DataDir/blobs
+	Addr              string // listen address
+	DataDir           string // where SQLite and local file bytes live
+	DatabaseURL       string // postgres://… or a SQLite path; empty means SQLite in DataDir
+	BaseURL           string // public base URL used in every `urls` field
+	FetchAllowPrivate bool   // outbound fetches may reach loopback and private addresses
+	MaxBodyBytes      int64  // cap on request bodies
+	// BodyMemoryBytes bounds the request bodies held in memory at once, across requests.
+	BodyMemoryBytes int64
+	LogLevel        slog.Level // minimum level of log lines
+	CPUProfile      string     // file to write a CPU profile of the serving run to, for diagnosis; empty for none
+	BlobS3          BlobS3     // S3-compatible store for file bytes; none means DataDir/blobs
 	// GitImportSyncPages is the most pages a Git import commits within its request; a larger
 	// tree is committed by a durable job.
 	GitImportSyncPages int
@@ -41,8 +43,12 @@ func Defaults() Config {
 		Addr:         "127.0.0.1:8080",
 		DataDir:      "./docsd-data",
 		MaxBodyBytes: 32 << 20,
-		LogLevel:     slog.LevelInfo,
-		BlobS3:       BlobS3{UseTLS: true},
+		// Decoding holds about three to four times a JSON body's size until the garbage
+		// collector runs: 32 MiB of bodies keeps the server's peak well under 300 MB under
+		// an attack of large bodies (go run ./cmd/docsd-bodybench).
+		BodyMemoryBytes: 32 << 20,
+		LogLevel:        slog.LevelInfo,
+		BlobS3:          BlobS3{UseTLS: true},
 
 		GitImportSyncPages: 200,
 		ImportSyncPages:    200,
@@ -79,6 +85,7 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	fs.StringVar(&c.BaseURL, "base-url", env("DOCSD_BASE_URL", ""), "public base URL; default derived from the listen address (DOCSD_BASE_URL)")
 	fs.StringVar(&f.allowPrivate, "fetch-allow-private", env("DOCSD_FETCH_ALLOW_PRIVATE", "false"), "let outbound fetches reach loopback and private addresses (DOCSD_FETCH_ALLOW_PRIVATE)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest accepted request body in bytes (DOCSD_MAX_BODY_BYTES)")
+	fs.Int64Var(&c.BodyMemoryBytes, "body-memory-bytes", c.BodyMemoryBytes, "most bytes of request bodies held in memory at once, across requests; beyond it a body waits, then gets 503 (DOCSD_BODY_MEMORY_BYTES)")
 	fs.StringVar(&f.logLevel, "log-level", env("DOCSD_LOG_LEVEL", "info"), "debug, info, warn or error (DOCSD_LOG_LEVEL)")
 	fs.StringVar(&c.CPUProfile, "cpu-profile", env("DOCSD_CPU_PROFILE", ""), "write a CPU profile of the serving run to this file, for go tool pprof (DOCSD_CPU_PROFILE)")
 	fs.StringVar(&f.importSync, "import-sync-pages", env("DOCSD_IMPORT_SYNC_PAGES", strconv.Itoa(c.ImportSyncPages)), "most pages an uploaded archive import commits within its request; larger ones run as a job (DOCSD_IMPORT_SYNC_PAGES)")
@@ -95,6 +102,13 @@ func (f *Flags) Parse(args []string) (Config, error) {
 			return *c, fmt.Errorf("DOCSD_MAX_BODY_BYTES: %w", err)
 		}
 		c.MaxBodyBytes = n
+	}
+	if v := f.getenv("DOCSD_BODY_MEMORY_BYTES"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return *c, fmt.Errorf("DOCSD_BODY_MEMORY_BYTES: %w", err)
+		}
+		c.BodyMemoryBytes = n
 	}
 	if err := f.FlagSet.Parse(args); err != nil {
 		return *c, err
@@ -142,6 +156,9 @@ func (c *Config) finish() error {
 	if c.MaxBodyBytes <= 0 {
 		return fmt.Errorf("max-body-bytes must be positive")
 	}
+	if c.BodyMemoryBytes < 1<<20 {
+		return fmt.Errorf("body-memory-bytes must be at least 1048576 (got %d)", c.BodyMemoryBytes)
+	}
 	return nil
 }
 
@@ -172,7 +189,7 @@ func (c Config) Redacted() map[string]any {
 	}
 	return map[string]any{
 		"addr": c.Addr, "dataDir": c.DataDir, "databaseURL": dbURL, "baseURL": c.BaseURL,
-		"fetchAllowPrivate": c.FetchAllowPrivate, "maxBodyBytes": c.MaxBodyBytes, "logLevel": c.LogLevel.String(),
+		"fetchAllowPrivate": c.FetchAllowPrivate, "maxBodyBytes": c.MaxBodyBytes, "bodyMemoryBytes": c.BodyMemoryBytes, "logLevel": c.LogLevel.String(),
 		"cpuProfile": c.CPUProfile, "importSyncPages": c.ImportSyncPages,
 		"blobS3": c.BlobS3.redacted(),
 	}

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -23,21 +22,15 @@ func decode(r *http.Request, v any) error {
 			return apperr.New(apperr.Invalid, "Content-Type: must be application/json (got %q)", ct)
 		}
 	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		var maxErr *http.MaxBytesError
-		if errors.As(err, &maxErr) {
-			return err
-		}
-		return apperr.Invalidf("request body: %v", err)
-	}
-	body = bytes.TrimSpace(body)
-	if len(body) == 0 {
-		body = []byte("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
+	// Decoded straight from the body: a copy of it first would double what a large body
+	// holds in memory.
+	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, io.EOF) {
+			// An empty body (or only whitespace) means {}.
+			return json.Unmarshal([]byte("{}"), v)
+		}
 		return jsonError(err)
 	}
 	if dec.More() {

@@ -3,6 +3,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"context"
 	"docsd/internal/blob"
 	"docsd/internal/changereq"
@@ -30,19 +31,22 @@ import (
 
 // Deps are what the HTTP layer needs from the rest of the program.
 type Deps struct {
-	Log            *slog.Logger
-	BaseURL        string
-	MaxBodyBytes   int64
-	Cursors        *paging.Codec
-	Accounts       *account.Service
-	Orgs           *org.Service
-	Spaces         *space.Service
-	Content        *content.Service
-	Blobs          blob.Store // file bytes of content
-	ChangeRequests *changereq.Service
-	GitImport      *gitimport.Service
-	Comments       *comment.Service
-	PDF            *pdfexport.Service
+	Log          *slog.Logger
+	BaseURL      string
+	MaxBodyBytes int64
+	// BodyMemoryBytes bounds the bytes of request bodies held in memory at once, across
+	// all requests; a body that finds no room within seconds is answered 503.
+	BodyMemoryBytes int64
+	Cursors         *paging.Codec
+	Accounts        *account.Service
+	Orgs            *org.Service
+	Spaces          *space.Service
+	Content         *content.Service
+	Blobs           blob.Store // file bytes of content
+	ChangeRequests  *changereq.Service
+	GitImport       *gitimport.Service
+	Comments        *comment.Service
+	PDF             *pdfexport.Service
 	// ImportSyncPages is the most pages an uploaded import commits within its request.
 	ImportSyncPages int
 	Sites           *site.Service
@@ -61,6 +65,7 @@ type Server struct {
 	log     *slog.Logger
 	mux     *http.ServeMux
 	maxBody int64
+	bodies  *bodyBudget
 	urls    wire.URLs
 	metrics *metrics
 	cache   *responseCache
@@ -81,7 +86,7 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, c auth.Caller) err
 func New(d Deps) *Server {
 	s := &Server{Deps: d, log: d.Log, mux: http.NewServeMux(), maxBody: d.MaxBodyBytes,
 		urls: wire.URLs{Base: d.BaseURL}, metrics: newMetrics(), cache: newResponseCache(), tokenGens: newTokenGenerations(),
-		requestIDs: newRequestIDs()}
+		requestIDs: newRequestIDs(), bodies: newBodyBudget(cmp.Or(d.BodyMemoryBytes, 64<<20))}
 	s.register("GET /metrics", s.metrics.handler())
 	s.register("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -166,11 +171,21 @@ func (s *Server) register(pattern string, h http.Handler) {
 func (s *Server) Routes() []string { return slices.Clone(s.routes) }
 
 // handle registers an authenticated route: requests without a valid token get 401.
+// The route's body policy applies once the caller is known and before h reads the body.
 func (s *Server) handle(pattern string, h handlerFunc) {
+	policy := s.bodyPolicyFor(pattern)
+	withBody := func(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+		release, err := s.admitBody(w, r, c, policy)
+		if err != nil {
+			return err
+		}
+		defer release()
+		return h(w, r, c)
+	}
 	s.register(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.active.Add(1)
 		defer s.active.Add(-1)
-		if err := s.serveAuthenticated(w, r, time.Now(), h); err != nil {
+		if err := s.serveAuthenticated(w, r, time.Now(), withBody); err != nil {
 			writeError(w, r, s.log, err)
 		}
 	}))

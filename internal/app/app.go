@@ -29,6 +29,7 @@ import (
 	"docsd/internal/jobs"
 	"docsd/internal/org"
 	"docsd/internal/paging"
+	"docsd/internal/ratelimit"
 	"docsd/internal/search"
 	"docsd/internal/site"
 	"docsd/internal/sitehttp"
@@ -62,6 +63,10 @@ type App struct {
 	Blobs          blob.Store
 	Cursors        *paging.Codec
 	Jobs           *jobs.Queue // register handlers in Open; the worker loop runs during Serve
+
+	// RateLimiter counts requests for the configured limits; on PostgreSQL its counts are
+	// shared by every process of the fleet.
+	RateLimiter *ratelimit.Limiter
 
 	BaseURL  string
 	listener net.Listener
@@ -118,6 +123,11 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Search = search.NewService(store.NewSearches(db), a.Content, a.Clock, a.Log)
 	a.Jobs.Register(search.IndexJob, a.Search.HandleJob)
 	db.OnHeadMoved(a.Search.RefreshInline)
+	var counts ratelimit.Store
+	if db.Engine == store.Postgres {
+		counts = store.RateWindows{DB: db}
+	}
+	a.RateLimiter = ratelimit.New(a.Clock.Now, counts)
 	return a, nil
 }
 
@@ -142,6 +152,10 @@ func (a *App) Listen() error {
 	if a.DB.Engine == store.SQLite {
 		deps.Generation = a.DB.Generation
 	}
+	if c := a.Config; c.RateLimitToken > 0 || c.RateLimitAddress > 0 || c.RateLimitExpensive > 0 {
+		deps.RateLimiter = a.RateLimiter
+		deps.RateLimits = httpapi.RateLimits{Token: c.RateLimitToken, Address: c.RateLimitAddress, Expensive: c.RateLimitExpensive}
+	}
 	api := httpapi.New(deps)
 	a.http = &http.Server{
 		Handler:           api,
@@ -165,6 +179,7 @@ func (a *App) Addr() string { return a.listener.Addr().String() }
 // requests and running jobs.
 func (a *App) Serve(ctx context.Context) error {
 	a.Jobs.Start(ctx)
+	go a.RateLimiter.Run(ctx, time.Second, func(err error) { a.Log.Warn("rate limit counts not shared", "err", err) })
 	errc := make(chan error, 1)
 	go func() { errc <- a.http.Serve(a.listener) }()
 	select {

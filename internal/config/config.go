@@ -24,9 +24,13 @@ type Config struct {
 	MaxBodyBytes      int64  // cap on request bodies
 	// BodyMemoryBytes bounds the request bodies held in memory at once, across requests.
 	BodyMemoryBytes int64
-	LogLevel        slog.Level // minimum level of log lines
-	CPUProfile      string     // file to write a CPU profile of the serving run to, for diagnosis; empty for none
-	BlobS3          BlobS3     // S3-compatible store for file bytes; none means DataDir/blobs
+	// RateLimitToken, RateLimitAddress and RateLimitExpensive are requests a minute per API
+	// token, per client address, and per token (or address) on expensive routes (imports,
+	// PDF, search, exports); 0 turns one off. Processes on one PostgreSQL share the counts.
+	RateLimitToken, RateLimitAddress, RateLimitExpensive int64
+	LogLevel                                             slog.Level // minimum level of log lines
+	CPUProfile                                           string     // file to write a CPU profile of the serving run to, for diagnosis; empty for none
+	BlobS3                                               BlobS3     // S3-compatible store for file bytes; none means DataDir/blobs
 	// GitImportSyncPages is the most pages a Git import commits within its request; a larger
 	// tree is committed by a durable job.
 	GitImportSyncPages int
@@ -47,8 +51,13 @@ func Defaults() Config {
 		// collector runs: 32 MiB of bodies keeps the server's peak well under 300 MB under
 		// an attack of large bodies (go run ./cmd/docsd-bodybench).
 		BodyMemoryBytes: 32 << 20,
-		LogLevel:        slog.LevelInfo,
-		BlobS3:          BlobS3{UseTLS: true},
+		// Generous for a team: a person's browser or script rarely passes a few hundred a
+		// minute, and an office behind one address shares the address limit.
+		RateLimitToken:     6000,
+		RateLimitAddress:   12000,
+		RateLimitExpensive: 600,
+		LogLevel:           slog.LevelInfo,
+		BlobS3:             BlobS3{UseTLS: true},
 
 		GitImportSyncPages: 200,
 		ImportSyncPages:    200,
@@ -65,6 +74,7 @@ type Flags struct {
 	logLevel     string
 	allowPrivate string
 	importSync   string
+	rateLimits   [3]string // token, address, expensive
 	blob         blobFlags
 }
 
@@ -89,6 +99,9 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	fs.StringVar(&f.logLevel, "log-level", env("DOCSD_LOG_LEVEL", "info"), "debug, info, warn or error (DOCSD_LOG_LEVEL)")
 	fs.StringVar(&c.CPUProfile, "cpu-profile", env("DOCSD_CPU_PROFILE", ""), "write a CPU profile of the serving run to this file, for go tool pprof (DOCSD_CPU_PROFILE)")
 	fs.StringVar(&f.importSync, "import-sync-pages", env("DOCSD_IMPORT_SYNC_PAGES", strconv.Itoa(c.ImportSyncPages)), "most pages an uploaded archive import commits within its request; larger ones run as a job (DOCSD_IMPORT_SYNC_PAGES)")
+	fs.StringVar(&f.rateLimits[0], "rate-limit-token", env("DOCSD_RATE_LIMIT_TOKEN", strconv.FormatInt(c.RateLimitToken, 10)), "requests a minute per API token; 0 for no limit (DOCSD_RATE_LIMIT_TOKEN)")
+	fs.StringVar(&f.rateLimits[1], "rate-limit-address", env("DOCSD_RATE_LIMIT_ADDRESS", strconv.FormatInt(c.RateLimitAddress, 10)), "requests a minute per client address; 0 for no limit (DOCSD_RATE_LIMIT_ADDRESS)")
+	fs.StringVar(&f.rateLimits[2], "rate-limit-expensive", env("DOCSD_RATE_LIMIT_EXPENSIVE", strconv.FormatInt(c.RateLimitExpensive, 10)), "requests a minute per token (or address) on imports, PDF, search and exports; 0 for no limit (DOCSD_RATE_LIMIT_EXPENSIVE)")
 	f.addBlobFlags(env)
 	return f
 }
@@ -123,6 +136,14 @@ func (f *Flags) Parse(args []string) (Config, error) {
 	c.FetchAllowPrivate = b
 	if c.ImportSyncPages, err = strconv.Atoi(f.importSync); err != nil || c.ImportSyncPages < 0 {
 		return *c, fmt.Errorf("import-sync-pages: want a whole number of pages, 0 or more, got %q", f.importSync)
+	}
+	for i, dst := range []*int64{&c.RateLimitToken, &c.RateLimitAddress, &c.RateLimitExpensive} {
+		n, err := strconv.ParseInt(f.rateLimits[i], 10, 64)
+		if err != nil || n < 0 {
+			name := [...]string{"rate-limit-token", "rate-limit-address", "rate-limit-expensive"}[i]
+			return *c, fmt.Errorf("%s: want a whole number of requests a minute, 0 or more, got %q", name, f.rateLimits[i])
+		}
+		*dst = n
 	}
 	if err := f.parseBlob(); err != nil {
 		return *c, err
@@ -190,7 +211,8 @@ func (c Config) Redacted() map[string]any {
 	return map[string]any{
 		"addr": c.Addr, "dataDir": c.DataDir, "databaseURL": dbURL, "baseURL": c.BaseURL,
 		"fetchAllowPrivate": c.FetchAllowPrivate, "maxBodyBytes": c.MaxBodyBytes, "bodyMemoryBytes": c.BodyMemoryBytes, "logLevel": c.LogLevel.String(),
-		"cpuProfile": c.CPUProfile, "importSyncPages": c.ImportSyncPages,
+		"cpuProfile": c.CPUProfile, "rateLimitToken": c.RateLimitToken, "rateLimitAddress": c.RateLimitAddress,
+		"rateLimitExpensive": c.RateLimitExpensive, "importSyncPages": c.ImportSyncPages,
 		"blobS3": c.BlobS3.redacted(),
 	}
 }

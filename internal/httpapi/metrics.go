@@ -18,6 +18,8 @@ type metrics struct {
 	duration *prometheus.HistogramVec
 	// cacheHits counts GET answers served from the answer cache.
 	cacheHits prometheus.Counter
+	// rateLimited counts requests answered 429, by the bucket that was spent.
+	rateLimited *prometheus.CounterVec
 }
 
 func newMetrics() *metrics {
@@ -37,7 +39,11 @@ func newMetrics() *metrics {
 		Name: "docsd_http_cache_hits_total",
 		Help: "GET answers served again because the database had not changed.",
 	})
-	m.registry.MustRegister(m.requests, m.duration, m.cacheHits,
+	m.rateLimited = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "docsd_http_rate_limited_total",
+		Help: "Requests answered 429, by the limit they passed: address, token or expensive.",
+	}, []string{"bucket"})
+	m.registry.MustRegister(m.requests, m.duration, m.cacheHits, m.rateLimited,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

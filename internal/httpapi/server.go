@@ -22,6 +22,7 @@ import (
 	"docsd/internal/auth"
 	"docsd/internal/org"
 	"docsd/internal/paging"
+	"docsd/internal/ratelimit"
 	"docsd/internal/search"
 	"docsd/internal/site"
 	"docsd/internal/sitehttp"
@@ -37,16 +38,19 @@ type Deps struct {
 	// BodyMemoryBytes bounds the bytes of request bodies held in memory at once, across
 	// all requests; a body that finds no room within seconds is answered 503.
 	BodyMemoryBytes int64
-	Cursors         *paging.Codec
-	Accounts        *account.Service
-	Orgs            *org.Service
-	Spaces          *space.Service
-	Content         *content.Service
-	Blobs           blob.Store // file bytes of content
-	ChangeRequests  *changereq.Service
-	GitImport       *gitimport.Service
-	Comments        *comment.Service
-	PDF             *pdfexport.Service
+	// RateLimiter counts requests against RateLimits; nil turns rate limiting off.
+	RateLimiter    *ratelimit.Limiter
+	RateLimits     RateLimits
+	Cursors        *paging.Codec
+	Accounts       *account.Service
+	Orgs           *org.Service
+	Spaces         *space.Service
+	Content        *content.Service
+	Blobs          blob.Store // file bytes of content
+	ChangeRequests *changereq.Service
+	GitImport      *gitimport.Service
+	Comments       *comment.Service
+	PDF            *pdfexport.Service
 	// ImportSyncPages is the most pages an uploaded import commits within its request.
 	ImportSyncPages int
 	Sites           *site.Service
@@ -146,6 +150,8 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeError(w, r, s.log, apperr.NotFoundf("no route for %s %s", r.Method, r.URL.Path))
+		return
+	} else if !s.rateLimit(w, r, pattern) {
 		return
 	}
 	s.mux.ServeHTTP(w, r)

@@ -149,6 +149,7 @@ func (a *App) Listen() error {
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
 			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}},
 	}
+	deps.Collectors = a.metricCollectors()
 	if a.DB.Engine == store.SQLite {
 		deps.Generation = a.DB.Generation
 	}

@@ -118,6 +118,9 @@ func TestBodiesInFlightShareAMemoryBudget(t *testing.T) {
 	// A page body of the whole budget, of which a little is sent: it holds the budget.
 	holder := rawRequest(t, e, "POST", pages, e.Admin.Token, 1<<20, `{"title":"`)
 	time.Sleep(300 * time.Millisecond)
+	if got := scrape(t, e)["docsd_http_request_bodies_in_flight_bytes"]; got != 1<<20 {
+		t.Fatalf("bodies in flight = %v bytes, want the holder's 1048576", got)
+	}
 	// Another one cannot get in, and is told to come back.
 	conn := rawRequest(t, e, "POST", pages, e.Admin.Token, 512<<10, `{"title":"`)
 	resp, body, took := readAnswer(t, conn, 15*time.Second)

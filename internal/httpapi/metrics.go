@@ -56,3 +56,17 @@ func (m *metrics) observe(route, method string, status int, d time.Duration) {
 func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
 }
+
+// bodies shows the request bodies held in memory against their budget.
+func (m *metrics) bodies(b *bodyBudget) {
+	m.registry.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "docsd_http_request_bodies_in_flight_bytes",
+			Help: "Bytes of request bodies being received, as reserved from the budget.",
+		}, func() float64 { return float64(b.inFlight.Load()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "docsd_http_request_bodies_budget_bytes",
+			Help: "Most bytes of request bodies held at once (DOCSD_BODY_MEMORY_BYTES).",
+		}, func() float64 { return float64(b.size) }),
+	)
+}

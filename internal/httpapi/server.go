@@ -28,6 +28,8 @@ import (
 	"docsd/internal/sitehttp"
 	"docsd/internal/space"
 	"docsd/internal/wire"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Deps are what the HTTP layer needs from the rest of the program.
@@ -39,8 +41,10 @@ type Deps struct {
 	// all requests; a body that finds no room within seconds is answered 503.
 	BodyMemoryBytes int64
 	// RateLimiter counts requests against RateLimits; nil turns rate limiting off.
-	RateLimiter    *ratelimit.Limiter
-	RateLimits     RateLimits
+	RateLimiter *ratelimit.Limiter
+	RateLimits  RateLimits
+	// Collectors are more signals for /metrics (jobs, database pools).
+	Collectors     []prometheus.Collector
 	Cursors        *paging.Codec
 	Accounts       *account.Service
 	Orgs           *org.Service
@@ -91,6 +95,8 @@ func New(d Deps) *Server {
 	s := &Server{Deps: d, log: d.Log, mux: http.NewServeMux(), maxBody: d.MaxBodyBytes,
 		urls: wire.URLs{Base: d.BaseURL}, metrics: newMetrics(), cache: newResponseCache(), tokenGens: newTokenGenerations(),
 		requestIDs: newRequestIDs(), bodies: newBodyBudget(cmp.Or(d.BodyMemoryBytes, 64<<20))}
+	s.metrics.registry.MustRegister(d.Collectors...)
+	s.metrics.bodies(s.bodies)
 	s.register("GET /metrics", s.metrics.handler())
 	s.register("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})

@@ -1,8 +1,9 @@
 // Package ratelimit counts requests per key (a token, an address) in fixed one-minute windows
 // and says whether one more is allowed. Counts live in the process and, where several
-// processes share a database, are added up there in batches: one statement a second for
-// every key a process saw, and a statement per request only for keys near their limit, so
-// the fleet as a whole holds the limit without a database write on every request.
+// processes share a database, are added up there in batches: a statement for a key's first
+// request in a window, then one for every twentieth of its limit, one a second for every
+// busy key, and one per request only near the limit; so the fleet as a whole holds the limit
+// (within 5% per process) without a database write on every request.
 package ratelimit
 
 import (
@@ -34,6 +35,7 @@ type Decision struct {
 // returned (or, without a store, 0), pending what this process counted since.
 type counter struct {
 	known, pending int64
+	limit          int64 // the limit it was last checked against
 }
 
 // Limiter decides for one process. The zero value is not usable: use New.
@@ -65,9 +67,9 @@ func windowOf(t time.Time) int64 { return t.Unix() / int64(Window/time.Second) }
 func resetOf(w int64) time.Time { return time.Unix((w+1)*int64(Window/time.Second), 0) }
 
 // edge is how close to its limit a key's count must be for every request to be checked
-// against the store: far from it, the once-a-second sync is precise enough. What the fleet
-// admits over a limit is bounded by what the other processes counted but had not yet synced
-// when the key reached its edge: at most an edge each, and a second of their traffic.
+// against the store, and how many requests a process counts for a key before it adds them
+// to the store (besides the once-a-second sync). What the fleet admits over a limit is what
+// the other processes had counted but not yet added: less than an edge each, 5%.
 func edge(limit int64) int64 { return max(limit/20, 5) }
 
 // Allow counts one request against key, whose limit per window is limit, unless the key
@@ -85,6 +87,7 @@ func (l *Limiter) Allow(ctx context.Context, key string, limit int64) Decision {
 			l.keys[key] = c
 		}
 	}
+	c.limit = limit
 	used := c.known + c.pending
 	d := Decision{Limit: limit, Reset: resetOf(w)}
 	if used >= limit {
@@ -93,7 +96,9 @@ func (l *Limiter) Allow(ctx context.Context, key string, limit int64) Decision {
 	}
 	// A key new to this process in the window learns the fleet's count first: another
 	// process may have spent most of it.
-	if l.store == nil || (!first && limit-used > edge(limit)) {
+	// So does a key whose unsynced count here reaches an edge: what one process may admit
+	// unknown to the others stays bounded.
+	if l.store == nil || (!first && limit-used > edge(limit) && c.pending < edge(limit)) {
 		c.pending++
 		l.mu.Unlock()
 		d.Allowed, d.Remaining = true, limit-used-1
@@ -143,9 +148,9 @@ func (l *Limiter) Sync(ctx context.Context) error {
 	w := l.window
 	deltas := make(map[string]int64, len(l.keys))
 	for k, c := range l.keys {
-		// Keys with nothing pending are left out: one that is idle here needs no fresh
-		// total, and one near its limit checks the store on each request anyway.
-		if c.pending > 0 {
+		// Keys with nothing pending here are left out unless half spent: those may be
+		// spent elsewhere, and a fresh total brings them to their edge in time.
+		if c.pending > 0 || 2*c.known >= c.limit {
 			deltas[k] = c.pending
 			c.pending = 0
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"reflect"
 	"strconv"
 	"strings"
@@ -52,6 +53,8 @@ func jsonError(err error) error {
 			return apperr.Invalidf("request body: must be %s (got %s)", jsonKind(typeErr.Type), typeErr.Value)
 		}
 		return apperr.Invalidf("%s: must be %s (got %s)", field, jsonKind(typeErr.Type), typeErr.Value)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return apperr.Invalidf("request body: not received in time (a JSON body must arrive within %v)", smallBodyTimeout)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return apperr.Invalidf("request body: invalid JSON: unexpected end of input")
 	case strings.HasPrefix(err.Error(), "json: unknown field "):

@@ -116,3 +116,22 @@ func TestStoreDownFallsBackToLocalCounts(t *testing.T) {
 		t.Fatal("Sync hid the store's error")
 	}
 }
+
+// BenchmarkAllow is the cost a request pays for one limit, far from it.
+func BenchmarkAllow(b *testing.B) {
+	clk := &fakeTime{time.Unix(1_800_000_030, 0)}
+	for _, tc := range []struct {
+		name  string
+		store ratelimit.Store
+	}{{"alone", nil}, {"fleet", &memStore{}}} {
+		b.Run(tc.name, func(b *testing.B) {
+			l := ratelimit.New(clk.now, tc.store)
+			ctx := context.Background()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					l.Allow(ctx, "t:0123456789abcdef01234567", 1<<62)
+				}
+			})
+		})
+	}
+}

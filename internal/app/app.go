@@ -30,6 +30,7 @@ import (
 	"docsd/internal/jobs"
 	"docsd/internal/org"
 	"docsd/internal/paging"
+	"docsd/internal/ratelimit"
 	"docsd/internal/search"
 	"docsd/internal/site"
 	"docsd/internal/sitehttp"
@@ -63,6 +64,10 @@ type App struct {
 	Blobs          blob.Store
 	Cursors        *paging.Codec
 	Jobs           *jobs.Queue // register handlers in Open; the worker loop runs during Serve
+
+	// RateLimiter counts requests for the configured limits; on PostgreSQL its counts are
+	// shared by every process of the fleet.
+	RateLimiter *ratelimit.Limiter
 
 	BaseURL  string
 	listener net.Listener
@@ -119,6 +124,11 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Search = search.NewService(store.NewSearches(db), a.Content, a.Clock, a.Log)
 	a.Jobs.Register(search.IndexJob, a.Search.HandleJob)
 	db.OnHeadMoved(a.Search.RefreshInline)
+	var counts ratelimit.Store
+	if db.Engine == store.Postgres {
+		counts = store.RateWindows{DB: db}
+	}
+	a.RateLimiter = ratelimit.New(a.Clock.Now, counts)
 	return a, nil
 }
 
@@ -132,7 +142,7 @@ func (a *App) Listen() error {
 	a.listener = ln
 	a.BaseURL = a.Config.BaseURLFor(ln.Addr().String())
 	deps := httpapi.Deps{
-		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, Cursors: a.Cursors,
+		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, BodyMemoryBytes: a.Config.BodyMemoryBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
 		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
 		PDF: a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
@@ -140,8 +150,13 @@ func (a *App) Listen() error {
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
 			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}},
 	}
+	deps.Collectors = a.metricCollectors()
 	if a.DB.Engine == store.SQLite {
 		deps.Generation = a.DB.Generation
+	}
+	if c := a.Config; c.RateLimitToken > 0 || c.RateLimitAddress > 0 || c.RateLimitExpensive > 0 {
+		deps.RateLimiter = a.RateLimiter
+		deps.RateLimits = httpapi.RateLimits{Token: c.RateLimitToken, Address: c.RateLimitAddress, Expensive: c.RateLimitExpensive}
 	}
 	api := httpapi.New(deps)
 	a.http = &http.Server{
@@ -166,6 +181,7 @@ func (a *App) Addr() string { return a.listener.Addr().String() }
 // requests and running jobs.
 func (a *App) Serve(ctx context.Context) error {
 	a.Jobs.Start(ctx)
+	go a.RateLimiter.Run(ctx, time.Second, func(err error) { a.Log.Warn("rate limit counts not shared", "err", err) })
 	errc := make(chan error, 1)
 	go func() { errc <- a.http.Serve(a.listener) }()
 	select {

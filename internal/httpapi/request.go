@@ -1,12 +1,12 @@
 package httpapi
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"reflect"
 	"strconv"
 	"strings"
@@ -23,21 +23,15 @@ func decode(r *http.Request, v any) error {
 			return apperr.New(apperr.Invalid, "Content-Type: must be application/json (got %q)", ct)
 		}
 	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		var maxErr *http.MaxBytesError
-		if errors.As(err, &maxErr) {
-			return err
-		}
-		return apperr.Invalidf("request body: %v", err)
-	}
-	body = bytes.TrimSpace(body)
-	if len(body) == 0 {
-		body = []byte("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
+	// Decoded straight from the body: a copy of it first would double what a large body
+	// holds in memory.
+	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, io.EOF) {
+			// An empty body (or only whitespace) means {}.
+			return json.Unmarshal([]byte("{}"), v)
+		}
 		return jsonError(err)
 	}
 	if dec.More() {
@@ -59,6 +53,8 @@ func jsonError(err error) error {
 			return apperr.Invalidf("request body: must be %s (got %s)", jsonKind(typeErr.Type), typeErr.Value)
 		}
 		return apperr.Invalidf("%s: must be %s (got %s)", field, jsonKind(typeErr.Type), typeErr.Value)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return apperr.Invalidf("request body: not received in time (a JSON body must arrive within %v)", smallBodyTimeout)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return apperr.Invalidf("request body: invalid JSON: unexpected end of input")
 	case strings.HasPrefix(err.Error(), "json: unknown field "):

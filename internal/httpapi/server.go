@@ -3,6 +3,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"context"
 	"docsd/internal/blob"
 	"docsd/internal/changereq"
@@ -22,18 +23,29 @@ import (
 	"docsd/internal/buildinfo"
 	"docsd/internal/org"
 	"docsd/internal/paging"
+	"docsd/internal/ratelimit"
 	"docsd/internal/search"
 	"docsd/internal/site"
 	"docsd/internal/sitehttp"
 	"docsd/internal/space"
 	"docsd/internal/wire"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Deps are what the HTTP layer needs from the rest of the program.
 type Deps struct {
-	Log            *slog.Logger
-	BaseURL        string
-	MaxBodyBytes   int64
+	Log          *slog.Logger
+	BaseURL      string
+	MaxBodyBytes int64
+	// BodyMemoryBytes bounds the bytes of request bodies held in memory at once, across
+	// all requests; a body that finds no room within seconds is answered 503.
+	BodyMemoryBytes int64
+	// RateLimiter counts requests against RateLimits; nil turns rate limiting off.
+	RateLimiter *ratelimit.Limiter
+	RateLimits  RateLimits
+	// Collectors are more signals for /metrics (jobs, database pools).
+	Collectors     []prometheus.Collector
 	Cursors        *paging.Codec
 	Accounts       *account.Service
 	Orgs           *org.Service
@@ -64,6 +76,7 @@ type Server struct {
 	log     *slog.Logger
 	mux     *http.ServeMux
 	maxBody int64
+	bodies  *bodyBudget
 	urls    wire.URLs
 	metrics *metrics
 	cache   *responseCache
@@ -84,7 +97,9 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, c auth.Caller) err
 func New(d Deps) *Server {
 	s := &Server{Deps: d, log: d.Log, mux: http.NewServeMux(), maxBody: d.MaxBodyBytes,
 		urls: wire.URLs{Base: d.BaseURL}, metrics: newMetrics(), cache: newResponseCache(), tokenGens: newTokenGenerations(),
-		requestIDs: newRequestIDs()}
+		requestIDs: newRequestIDs(), bodies: newBodyBudget(cmp.Or(d.BodyMemoryBytes, 64<<20))}
+	s.metrics.registry.MustRegister(d.Collectors...)
+	s.metrics.bodies(s.bodies)
 	s.register("GET /metrics", s.metrics.handler())
 	s.register("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -146,6 +161,8 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 		}
 		writeError(w, r, s.log, apperr.NotFoundf("no route for %s %s", r.Method, r.URL.Path))
 		return
+	} else if !s.rateLimit(w, r, pattern) {
+		return
 	}
 	s.mux.ServeHTTP(w, r)
 }
@@ -170,11 +187,21 @@ func (s *Server) register(pattern string, h http.Handler) {
 func (s *Server) Routes() []string { return slices.Clone(s.routes) }
 
 // handle registers an authenticated route: requests without a valid token get 401.
+// The route's body policy applies once the caller is known and before h reads the body.
 func (s *Server) handle(pattern string, h handlerFunc) {
+	policy := s.bodyPolicyFor(pattern)
+	withBody := func(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+		release, err := s.admitBody(w, r, c, policy)
+		if err != nil {
+			return err
+		}
+		defer release()
+		return h(w, r, c)
+	}
 	s.register(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.active.Add(1)
 		defer s.active.Add(-1)
-		if err := s.serveAuthenticated(w, r, time.Now(), h); err != nil {
+		if err := s.serveAuthenticated(w, r, time.Now(), withBody); err != nil {
 			writeError(w, r, s.log, err)
 		}
 	}))

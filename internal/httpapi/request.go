@@ -35,6 +35,9 @@ func decode(r *http.Request, v any) error {
 	if len(body) == 0 {
 		body = []byte("{}")
 	}
+	if err := checkJSONText(body); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {

@@ -117,7 +117,7 @@ func New(d Deps) *Server {
 	s.siteRoutes()
 	s.searchRoutes()
 	s.publishedSiteRoutes()
-	s.handler = s.outer(s.siteHosts(http.HandlerFunc(s.dispatch)))
+	s.handler = s.outer(s.checkText(s.siteHosts(http.HandlerFunc(s.dispatch))))
 	return s
 }
 
@@ -159,7 +159,7 @@ func (p *headerProbe) WriteHeader(code int)        { p.status = code }
 // register adds a route that needs no authentication.
 func (s *Server) register(pattern string, h http.Handler) {
 	s.routes = append(s.routes, pattern)
-	s.mux.Handle(pattern, h)
+	s.mux.Handle(pattern, s.checkPathIDs(pattern, h))
 }
 
 // Routes returns the pattern of every route, e.g. "GET /v1/orgs/{organizationId}".

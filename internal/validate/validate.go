@@ -68,3 +68,18 @@ func First(errs ...error) error {
 	}
 	return nil
 }
+
+// Text checks that s is text a database stores as it is: valid UTF-8 without NUL characters
+// (PostgreSQL's text columns refuse both, SQLite would keep bytes no client can read back).
+func Text(field, s string) error {
+	if !utf8.ValidString(s) {
+		return apperr.Invalidf("%s: must be valid UTF-8", field)
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		return apperr.Invalidf("%s: must not contain NUL characters (U+0000)", field)
+	}
+	return nil
+}
+
+// IsText reports whether Text accepts s.
+func IsText(s string) bool { return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 }

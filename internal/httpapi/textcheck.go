@@ -1,0 +1,219 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"docsd/internal/apperr"
+	"docsd/internal/ids"
+	"docsd/internal/validate"
+)
+
+// Requests are checked here, once, for what no handler can store or look up: bytes that are
+// not UTF-8 and NUL characters in the path and in query values (PostgreSQL refuses both in a
+// text parameter, which would surface as a 500), and path parameters that cannot be ids. JSON
+// bodies are checked by decode (see checkJSONText).
+
+// checkText refuses a request whose path or query holds NUL or invalid UTF-8, before routing:
+// a path like that names nothing (404), a query value like that is bad input (400, naming the
+// parameter).
+func (s *Server) checkText(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !validate.IsText(r.URL.Path) {
+			s.textError(w, r, apperr.NotFoundf("no route for %s: the path must be UTF-8 text without NUL characters", r.Method))
+			return
+		}
+		if err := checkQueryText(r.URL.RawQuery); err != nil {
+			s.textError(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// textError answers the error as the route would: published sites answer a browser with HTML.
+func (s *Server) textError(w http.ResponseWriter, r *http.Request, err error) {
+	if s.PublishedSites != nil && strings.HasPrefix(r.URL.Path, "/sites/") {
+		s.PublishedSites.Fail(w, r, err)
+		return
+	}
+	writeError(w, r, s.log, err)
+}
+
+// checkQueryText checks every name and value of a raw query. Queries without escapes or
+// bytes outside printable ASCII, nearly all of them, are passed without decoding.
+func checkQueryText(raw string) error {
+	plain := true
+	for i := 0; i < len(raw); i++ {
+		if c := raw[i]; c == '%' || c < 0x20 || c >= 0x7f {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return nil
+	}
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		return apperr.Invalidf("query: %v", err)
+	}
+	for name, values := range q {
+		if err := validate.Text("query parameter name", name); err != nil {
+			return err
+		}
+		for _, v := range values {
+			if err := validate.Text(name, v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// wildcard matches a path parameter of a ServeMux pattern.
+var wildcard = regexp.MustCompile(`\{([A-Za-z0-9_]+)(\.\.\.)?\}`)
+
+// isIDParam reports whether a path parameter holds an id (or a change request's number, in
+// the same alphabet): the name says so.
+func isIDParam(name string) bool {
+	return strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID")
+}
+
+// checkPathIDs wraps a route's handler so that an id parameter outside the id alphabet is a
+// 404 before any lookup. Other parameters (basenames, page paths, domains, signed tokens) are
+// text, which checkText has already seen to.
+func (s *Server) checkPathIDs(pattern string, h http.Handler) http.Handler {
+	var names []string
+	for _, m := range wildcard.FindAllStringSubmatch(pattern, -1) {
+		if isIDParam(m[1]) {
+			names = append(names, m[1])
+		}
+	}
+	if len(names) == 0 {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, name := range names {
+			if !ids.Valid(r.PathValue(name)) {
+				s.textError(w, r, apperr.NotFoundf("%s not found", paramNoun(name)))
+				return
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// paramNoun names what an id parameter identifies: "changeRequestId" is "change request".
+func paramNoun(name string) string {
+	name = strings.TrimSuffix(strings.TrimSuffix(name, "Id"), "ID")
+	var b strings.Builder
+	for i, c := range name {
+		if unicode.IsUpper(c) {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			c = unicode.ToLower(c)
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// checkJSONText refuses a JSON body with a string (a value or a key) that is not UTF-8 or
+// holds a NUL character, naming where it is (`title`, `items[2].name`). Go's decoder would
+// pass the NUL on to the database and quietly turn invalid bytes into U+FFFD; the client
+// should hear about both. Bodies with neither (nearly all) cost one scan.
+func checkJSONText(body []byte) error {
+	if utf8.Valid(body) && !bytes.Contains(body, []byte(`\u0000`)) {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	type frame struct {
+		object  bool
+		wantKey bool
+		key     string
+		index   int
+	}
+	var stack []frame
+	where := func() string {
+		var b strings.Builder
+		for _, f := range stack {
+			switch {
+			case f.object && f.key != "":
+				if b.Len() > 0 {
+					b.WriteByte('.')
+				}
+				b.WriteString(f.key)
+			case !f.object:
+				fmt.Fprintf(&b, "[%d]", f.index)
+			}
+		}
+		if b.Len() == 0 {
+			return "request body"
+		}
+		return b.String()
+	}
+	// advance moves the innermost container past the value just read.
+	advance := func() {
+		if n := len(stack); n > 0 {
+			if stack[n-1].object {
+				stack[n-1].wantKey, stack[n-1].key = true, ""
+			} else {
+				stack[n-1].index++
+			}
+		}
+	}
+	prev := dec.InputOffset()
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			// io.EOF, or malformed JSON, which decoding reports with its own message; bytes
+			// that are not UTF-8 outside any string are a syntax error there too.
+			return nil
+		}
+		raw := body[prev:dec.InputOffset()]
+		prev = dec.InputOffset()
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				stack = append(stack, frame{object: true, wantKey: true})
+			case '[':
+				stack = append(stack, frame{})
+			default:
+				stack = stack[:len(stack)-1]
+				advance()
+			}
+		case string:
+			isKey := len(stack) > 0 && stack[len(stack)-1].object && stack[len(stack)-1].wantKey
+			field := where()
+			if isKey {
+				if field == "request body" {
+					field = "request body: a key"
+				} else {
+					field += ": a key"
+				}
+			}
+			if !utf8.Valid(raw) {
+				return apperr.Invalidf("%s: must be valid UTF-8", field)
+			}
+			if strings.IndexByte(t, 0) >= 0 {
+				return apperr.Invalidf("%s: must not contain NUL characters (U+0000)", field)
+			}
+			if isKey {
+				stack[len(stack)-1].key, stack[len(stack)-1].wantKey = t, false
+			} else {
+				advance()
+			}
+		default:
+			advance()
+		}
+	}
+}

@@ -13,6 +13,8 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -77,7 +79,7 @@ func (c *Client) HTTPClient() *http.Client { return c.http }
 // Do sends req after checking its URL. Every error is an *Error (or context.Canceled). The body
 // of the response stops with an *Error of kind ErrTooLarge past MaxBytes; the caller closes it.
 func (c *Client) Do(req *http.Request) (*http.Response, error) {
-	if err := checkURL(req.URL); err != nil {
+	if err := c.checkURL(req.URL); err != nil {
 		return nil, err
 	}
 	res, err := c.http.Do(req)
@@ -138,13 +140,36 @@ func invalidURL(err error) *Error {
 	return e
 }
 
-// checkURL refuses what is not an absolute http or https URL with a host.
-func checkURL(u *url.URL) *Error {
-	if u.Scheme != "http" && u.Scheme != "https" {
+// checkURL refuses what is not an absolute http or https URL with a host (the scheme in any
+// case: url.Parse lowers it), and a host that is an address the policy refuses, before any
+// connection: a literal address with a zone id ("[fe80::1%25eth0]") would otherwise fail at
+// dial time with a connection error rather than the policy's refusal.
+func (c *Client) checkURL(u *url.URL) *Error {
+	if scheme := strings.ToLower(u.Scheme); scheme != "http" && scheme != "https" {
 		return newError(ErrUnsupportedScheme, u.Host, "scheme %q is not allowed, only http and https", u.Scheme)
 	}
-	if u.Hostname() == "" {
+	host := u.Hostname()
+	if host == "" {
 		return newError(ErrInvalidURL, u.Host, "the URL has no host")
+	}
+	if c.opts.AllowPrivate {
+		return nil
+	}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		if ip.Zone() != "" {
+			return newError(ErrForbiddenAddress, u.Host,
+				"%s is refused (an address with a zone id is link-local); the operator can allow private targets with DOCSD_FETCH_ALLOW_PRIVATE", ip.WithZone(""))
+		}
+		port := uint16(80)
+		if p, err := strconv.ParseUint(u.Port(), 10, 16); err == nil {
+			port = uint16(p)
+		}
+		if c.exempt != nil && c.exempt(netip.AddrPortFrom(ip, port)) {
+			return nil
+		}
+		if err := checkAddress(u.Host, netip.AddrPortFrom(ip, port).String()); err != nil {
+			return err.(*Error)
+		}
 	}
 	return nil
 }
@@ -155,7 +180,12 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) > c.opts.MaxRedirects || c.opts.MaxRedirects < 0 {
 		return newError(ErrTooManyRedirects, via[0].URL.Host, "more than %d redirects", max(c.opts.MaxRedirects, 0))
 	}
-	if err := checkURL(req.URL); err != nil {
+	if err := c.checkURL(req.URL); err != nil {
+		if errors.Is(err, ErrForbiddenAddress) {
+			// The address is the message: name the target, as a refusal at dial time would.
+			err.Message = "redirected to a refused address: " + err.Message
+			return err
+		}
 		// Name the host that redirected, which the caller knows, not the target's.
 		err.Host = via[len(via)-1].URL.Host
 		err.Message = "redirected to a URL that is refused: " + err.Message

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/url"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -28,6 +29,8 @@ var (
 	ErrRefNotFound        = errors.New("ref not found")
 	ErrRepositoryNotFound = errors.New("repository not found")
 	ErrEmptyRepository    = errors.New("empty repository")
+	// ErrUnsupportedTree is a tree docsd cannot import (a path that is not UTF-8): the caller's.
+	ErrUnsupportedTree = errors.New("unsupported tree")
 
 	// ErrProtocol is the server's doing (a 502): an answer that is not valid Git.
 	ErrProtocol = errors.New("git protocol error")
@@ -204,6 +207,12 @@ func (f *fetcher) readTree(c *object.Commit, refName string) (*Result, error) {
 	err = tree.Files().ForEach(func(file *object.File) error {
 		if file.Mode != filemode.Regular && file.Mode != filemode.Executable && file.Mode != filemode.Deprecated {
 			return nil // symlinks could point outside the tree; submodules are other repositories
+		}
+		if !utf8.ValidString(file.Name) {
+			// A valid Git tree, but no page or file of ours can have that name: the
+			// repository's content is at fault, not the server.
+			return fetch.NewError(ErrUnsupportedTree, f.host, true,
+				"the tree of commit %s has a path that is not UTF-8 (%q)", c.Hash.String()[:12], file.Name)
 		}
 		if !fs.ValidPath(file.Name) {
 			// go-git refuses ".." itself; this keeps Files a valid fs.FS whatever else gets through.

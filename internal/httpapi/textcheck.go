@@ -26,7 +26,8 @@ import (
 // parameter).
 func (s *Server) checkText(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !validate.IsText(r.URL.Path) {
+		// A DELETE is routed all the same: see checkPathIDs.
+		if r.Method != http.MethodDelete && !validate.IsText(r.URL.Path) {
 			s.textError(w, r, apperr.NotFoundf("no route for %s: the path must be UTF-8 text without NUL characters", r.Method))
 			return
 		}
@@ -86,29 +87,46 @@ func isIDParam(name string) bool {
 	return strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID")
 }
 
-// checkPathIDs wraps a route's handler so that an id parameter outside the id alphabet is a
-// 404 before any lookup. Other parameters (basenames, page paths, domains, signed tokens) are
-// text, which checkText has already seen to.
+// checkPathIDs wraps a route's handler so that a path parameter that cannot name anything is
+// answered before any lookup: an id parameter outside the id alphabet, or any parameter
+// (basenames, page paths, domains, signed tokens) that is not UTF-8 text without NUL, is a
+// 404. A DELETE is the exception: deleting what does not exist answers as the handler answers
+// for an absent id (204 mostly, after its authentication and permission checks), so the
+// handler runs with absentID in place of the parameter.
 func (s *Server) checkPathIDs(pattern string, h http.Handler) http.Handler {
 	var names []string
+	var idName []bool
 	for _, m := range wildcard.FindAllStringSubmatch(pattern, -1) {
-		if isIDParam(m[1]) {
-			names = append(names, m[1])
-		}
+		names = append(names, m[1])
+		idName = append(idName, isIDParam(m[1]))
 	}
 	if len(names) == 0 {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for _, name := range names {
-			if !ids.Valid(r.PathValue(name)) {
-				s.textError(w, r, apperr.NotFoundf("%s not found", paramNoun(name)))
-				return
+		for i, name := range names {
+			v := r.PathValue(name)
+			if idName[i] && ids.Valid(v) || !idName[i] && validate.IsText(v) {
+				continue
 			}
+			if r.Method == http.MethodDelete {
+				r.SetPathValue(name, absentID)
+				continue
+			}
+			what := "no route for " + r.Method + ": the path must be UTF-8 text without NUL characters"
+			if idName[i] {
+				what = paramNoun(name) + " not found"
+			}
+			s.textError(w, r, apperr.NotFoundf("%s", what))
+			return
 		}
 		h.ServeHTTP(w, r)
 	})
 }
+
+// absentID is an id in the id alphabet that nothing has: ids are 20 characters or more, and
+// change request numbers start at 1.
+const absentID = "0"
 
 // paramNoun names what an id parameter identifies: "changeRequestId" is "change request".
 func paramNoun(name string) string {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"strconv"
@@ -16,15 +17,22 @@ import (
 
 // Config is everything the server and the admin commands need to know.
 type Config struct {
-	Addr              string     // listen address
-	DataDir           string     // where SQLite and local file bytes live
-	DatabaseURL       string     // postgres://… or a SQLite path; empty means SQLite in DataDir
-	BaseURL           string     // public base URL used in every `urls` field
-	FetchAllowPrivate bool       // outbound fetches may reach loopback and private addresses
-	MaxBodyBytes      int64      // cap on request bodies
-	LogLevel          slog.Level // minimum level of log lines
-	CPUProfile        string     // file to write a CPU profile of the serving run to, for diagnosis; empty for none
-	BlobS3            BlobS3     // S3-compatible store for file bytes; none means DataDir/blobs
+	Addr              string // listen address
+	DataDir           string // where SQLite and local file bytes live
+	DatabaseURL       string // postgres://… or a SQLite path; empty means SQLite in DataDir
+	BaseURL           string // public base URL used in every `urls` field
+	FetchAllowPrivate bool   // outbound fetches may reach loopback and private addresses
+	// FetchMaxConcurrent bounds the outbound fetches (Git imports...) running at once; more
+	// wait a few seconds for a slot, then get 503.
+	FetchMaxConcurrent int
+	// FetchTestPublic is for tests only (no flag or variable sets it): addresses the outbound
+	// policy treats as public, so a loopback server can play an outside server that redirects
+	// inwards.
+	FetchTestPublic []netip.AddrPort
+	MaxBodyBytes    int64      // cap on request bodies
+	LogLevel        slog.Level // minimum level of log lines
+	CPUProfile      string     // file to write a CPU profile of the serving run to, for diagnosis; empty for none
+	BlobS3          BlobS3     // S3-compatible store for file bytes; none means DataDir/blobs
 	// GitImportSyncPages is the most pages a Git import commits within its request; a larger
 	// tree is committed by a durable job.
 	GitImportSyncPages int
@@ -44,6 +52,7 @@ func Defaults() Config {
 		LogLevel:     slog.LevelInfo,
 		BlobS3:       BlobS3{UseTLS: true},
 
+		FetchMaxConcurrent: 8,
 		GitImportSyncPages: 200,
 		ImportSyncPages:    200,
 		PDFMaxPages:        2000,
@@ -78,6 +87,7 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	fs.StringVar(&c.DatabaseURL, "database-url", env("DOCSD_DATABASE_URL", ""), "postgres:// URL or SQLite file; default SQLite in the data directory (DOCSD_DATABASE_URL)")
 	fs.StringVar(&c.BaseURL, "base-url", env("DOCSD_BASE_URL", ""), "public base URL; default derived from the listen address (DOCSD_BASE_URL)")
 	fs.StringVar(&f.allowPrivate, "fetch-allow-private", env("DOCSD_FETCH_ALLOW_PRIVATE", "false"), "let outbound fetches reach loopback and private addresses (DOCSD_FETCH_ALLOW_PRIVATE)")
+	fs.IntVar(&c.FetchMaxConcurrent, "fetch-max-concurrent", c.FetchMaxConcurrent, "most outbound fetches (Git imports...) running at once (DOCSD_FETCH_MAX_CONCURRENT)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest accepted request body in bytes (DOCSD_MAX_BODY_BYTES)")
 	fs.StringVar(&f.logLevel, "log-level", env("DOCSD_LOG_LEVEL", "info"), "debug, info, warn or error (DOCSD_LOG_LEVEL)")
 	fs.StringVar(&c.CPUProfile, "cpu-profile", env("DOCSD_CPU_PROFILE", ""), "write a CPU profile of the serving run to this file, for go tool pprof (DOCSD_CPU_PROFILE)")
@@ -95,6 +105,13 @@ func (f *Flags) Parse(args []string) (Config, error) {
 			return *c, fmt.Errorf("DOCSD_MAX_BODY_BYTES: %w", err)
 		}
 		c.MaxBodyBytes = n
+	}
+	if v := f.getenv("DOCSD_FETCH_MAX_CONCURRENT"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return *c, fmt.Errorf("DOCSD_FETCH_MAX_CONCURRENT: want a whole number, 1 or more, got %q", v)
+		}
+		c.FetchMaxConcurrent = n
 	}
 	if err := f.FlagSet.Parse(args); err != nil {
 		return *c, err

@@ -12,13 +12,18 @@ func checkAddress(host, address string) error {
 	if err != nil {
 		return newError(ErrForbiddenAddress, host, "cannot check the address %q before connecting", address)
 	}
-	if rule, blocked := Blocked(ap.Addr()); blocked {
-		return newError(ErrForbiddenAddress, host,
-			"%s is refused (%s); the operator can allow private targets with DOCSD_FETCH_ALLOW_PRIVATE", ap.Addr(), rule)
+	rule, blocked := Blocked(ap.Addr())
+	if ownAddress(ap.Addr()) && !ap.Addr().Unmap().IsLoopback() {
+		// Named first: whatever range it is in, the target is this host.
+		if blocked {
+			rule = "an address of this host, " + rule
+		} else {
+			rule, blocked = "an address of this host", true
+		}
 	}
-	if ownAddress(ap.Addr()) {
+	if blocked {
 		return newError(ErrForbiddenAddress, host,
-			"%s is refused (an address of this host); the operator can allow private targets with DOCSD_FETCH_ALLOW_PRIVATE", ap.Addr().WithZone(""))
+			"%s is refused (%s); the operator can allow private targets with DOCSD_FETCH_ALLOW_PRIVATE", ap.Addr().WithZone(""), rule)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -27,17 +28,24 @@ type Options struct {
 	Timeout      time.Duration // whole request, body included; default 30s
 	MaxBytes     int64         // largest response body; default 10 MiB
 	MaxRedirects int           // redirects followed; default 5; negative refuses every redirect
+	// WaitTimeout bounds connecting and then waiting for the response's headers, each; default
+	// 20s or Timeout if shorter. A server that accepts and never answers holds the request
+	// (and a gate slot) this long, not the whole Timeout.
+	WaitTimeout time.Duration
+	// TestPublic lists addresses treated as public, for tests (see config.FetchTestPublic).
+	TestPublic []netip.AddrPort
 }
 
 const (
 	DefaultTimeout      = 30 * time.Second
 	DefaultMaxBytes     = 10 << 20
 	DefaultMaxRedirects = 5
+	DefaultWaitTimeout  = 20 * time.Second
 )
 
 // FromConfig is the operator's address policy with default limits.
 func FromConfig(cfg config.Config) Options {
-	return Options{AllowPrivate: cfg.FetchAllowPrivate}
+	return Options{AllowPrivate: cfg.FetchAllowPrivate, TestPublic: cfg.FetchTestPublic}
 }
 
 // Client fetches user-given URLs under one set of Options. It is safe for concurrent use.
@@ -59,9 +67,21 @@ func New(o Options) *Client {
 	if o.MaxRedirects == 0 {
 		o.MaxRedirects = DefaultMaxRedirects
 	}
+	if o.WaitTimeout <= 0 {
+		o.WaitTimeout = DefaultWaitTimeout
+	}
+	o.WaitTimeout = min(o.WaitTimeout, o.Timeout)
 	c := &Client{opts: o}
+	if len(o.TestPublic) > 0 {
+		c.exempt = func(ap netip.AddrPort) bool { return slices.Contains(o.TestPublic, ap) }
+	}
 	c.http = &http.Client{
-		Transport:     &cappedTransport{next: c.newTransport(), max: o.MaxBytes},
+		Transport: &cappedTransport{next: c.newTransport(), max: o.MaxBytes, check: func(req *http.Request) error {
+			if err := c.checkURL(req.URL); err != nil {
+				return err
+			}
+			return nil
+		}},
 		CheckRedirect: c.checkRedirect,
 		Timeout:       o.Timeout,
 	}
@@ -140,6 +160,15 @@ func invalidURL(err error) *Error {
 	return e
 }
 
+// CheckURL applies the checks made before connecting to u, for callers that hand the URL to a
+// library which may rewrite it before its requests reach HTTPClient (go-git does).
+func (c *Client) CheckURL(u *url.URL) error {
+	if err := c.checkURL(u); err != nil {
+		return err
+	}
+	return nil
+}
+
 // checkURL refuses what is not an absolute http or https URL with a host (the scheme in any
 // case: url.Parse lowers it), and a host that is an address the policy refuses, before any
 // connection: a literal address with a zone id ("[fe80::1%25eth0]") would otherwise fail at
@@ -204,7 +233,7 @@ func (c *Client) newTransport() *http.Transport {
 		MaxIdleConns:          16,
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
-		ResponseHeaderTimeout: c.opts.Timeout,
+		ResponseHeaderTimeout: c.opts.WaitTimeout,
 		ExpectContinueTimeout: time.Second,
 	}
 }
@@ -213,7 +242,7 @@ func (c *Client) newTransport() *http.Transport {
 // the moment of connecting (Control runs after resolution, before connect), so a name whose DNS
 // answer changes between a check and the connection cannot slip through.
 func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, error) {
-	d := &net.Dialer{Timeout: c.opts.Timeout, KeepAlive: 30 * time.Second}
+	d := &net.Dialer{Timeout: c.opts.WaitTimeout, KeepAlive: 30 * time.Second}
 	if !c.opts.AllowPrivate {
 		d.Control = func(_, address string, _ syscall.RawConn) error {
 			if c.exempt != nil {

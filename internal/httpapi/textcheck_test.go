@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"docsd/internal/apitest"
+	"docsd/internal/config"
 	"docsd/internal/gitfetch/gittest"
 )
 
@@ -75,4 +76,24 @@ func TestNULAndInvalidUTF8AreRefusedBeforeTheDatabase(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A tree large enough to be committed by a job is checked in the request: a page with a NUL
+// is refused there (400), not acknowledged and then lost when the job cannot commit it.
+func TestQueuedImportWithNULIsRefusedInTheRequest(t *testing.T) {
+	t.Parallel()
+	e := apitest.NewWithConfig(t, func(c *config.Config) { c.ImportSyncPages, c.GitImportSyncPages = 1, 1 })
+	sp := newSpace(t, e, e.Admin, e.Org, nil)
+	head := headOf(e, sp)
+	files := map[string]string{"README.md": "# Home\n", "SUMMARY.md": "* [Home](README.md)\n* [A](a.md)\n* [B](b.md)\n",
+		"a.md": "# A\n", "b.md": "# B\n\nx \x00 y\n"}
+	e.Upload(e.Admin, "POST", "/v1/spaces/"+sp+"/content/import", "application/x-tar", fuzzTar(files, false)).
+		ExpectError(400).ExpectMessage("markdown", "b.md", "NUL")
+	repo := gittest.Serve(t, files)
+	gitImport(e, e.Admin, sp, map[string]any{"url": repo.URL, "ref": "main"}).ExpectError(400).ExpectMessage("markdown", "b.md", "NUL")
+	if headOf(e, sp) != head {
+		t.Error("the head moved")
+	}
+	files["b.md"] = "# B\n\nfine\n"
+	e.Upload(e.Admin, "POST", "/v1/spaces/"+sp+"/content/import", "application/x-tar", fuzzTar(files, false)).Expect(202)
 }

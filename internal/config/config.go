@@ -119,6 +119,9 @@ func (f *Flags) Parse(args []string) (Config, error) {
 	if f.FlagSet.NArg() > 0 {
 		return *c, fmt.Errorf("unexpected arguments: %v", f.FlagSet.Args())
 	}
+	if c.FetchMaxConcurrent < 1 {
+		return *c, fmt.Errorf("fetch-max-concurrent: want a whole number, 1 or more, got %d", c.FetchMaxConcurrent)
+	}
 	b, err := strconv.ParseBool(f.allowPrivate)
 	if err != nil {
 		return *c, fmt.Errorf("fetch-allow-private: want true or false, got %q", f.allowPrivate)

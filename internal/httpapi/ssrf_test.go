@@ -126,3 +126,40 @@ func TestOutboundFetchesRefuseThisHostAndPrivateTargets(t *testing.T) {
 		t.Error("the head moved")
 	}
 }
+
+// Outbound fetches are bounded in number: with one allowed and one held by a server that does
+// not answer, another import waits briefly, then gets 503 with Retry-After.
+func TestGitImportsBeyondTheFetchLimitGet503(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	entered := make(chan struct{}, 1)
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case entered <- struct{}{}:
+		default:
+		}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer silent.Close()
+	defer close(release)
+	e := apitest.NewWithConfig(t, func(c *config.Config) { c.FetchMaxConcurrent = 1 })
+	sp := newSpace(t, e, e.Admin, e.Org, nil)
+	first := make(chan int, 1)
+	go func() {
+		r := e.Post(e.Admin, "/v1/spaces/"+sp+"/git/import", map[string]any{"url": silent.URL + "/repo.git", "ref": "main"})
+		first <- r.Status
+	}()
+	<-entered
+	r := gitImport(e, e.Admin, sp, map[string]any{"url": silent.URL + "/other.git", "ref": "main"}).ExpectError(503).
+		ExpectMessage("url", "outbound fetches", "DOCSD_FETCH_MAX_CONCURRENT")
+	if r.Header.Get("Retry-After") == "" {
+		t.Error("503 without Retry-After")
+	}
+	release <- struct{}{} // the silent server lets the first import go; it fails as no Git
+	if s := <-first; s != 502 && s != 400 {
+		t.Errorf("the first import: %d, want the remote's failure", s)
+	}
+}

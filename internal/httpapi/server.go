@@ -117,7 +117,7 @@ func New(d Deps) *Server {
 	s.siteRoutes()
 	s.searchRoutes()
 	s.publishedSiteRoutes()
-	s.handler = s.outer(s.checkText(s.siteHosts(http.HandlerFunc(s.dispatch))))
+	s.handler = s.outer(s.siteHosts(http.HandlerFunc(s.dispatch)))
 	return s
 }
 
@@ -156,21 +156,42 @@ func (p *headerProbe) Header() http.Header         { return p.header }
 func (p *headerProbe) Write(b []byte) (int, error) { return len(b), nil }
 func (p *headerProbe) WriteHeader(code int)        { p.status = code }
 
-// register adds a route that needs no authentication.
+// register adds a route that needs no authentication; its path parameters and query are
+// checked before h runs (see textChecker).
 func (s *Server) register(pattern string, h http.Handler) {
+	tc := newTextChecker(pattern)
+	s.add(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := tc.check(r); err != nil {
+			s.textError(w, r, err)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+}
+
+// add adds a route as it is.
+func (s *Server) add(pattern string, h http.Handler) {
 	s.routes = append(s.routes, pattern)
-	s.mux.Handle(pattern, s.checkPathIDs(pattern, h))
+	s.mux.Handle(pattern, h)
 }
 
 // Routes returns the pattern of every route, e.g. "GET /v1/orgs/{organizationId}".
 func (s *Server) Routes() []string { return slices.Clone(s.routes) }
 
 // handle registers an authenticated route: requests without a valid token get 401.
+// Its path parameters and query are checked once the token is (see textChecker).
 func (s *Server) handle(pattern string, h handlerFunc) {
-	s.register(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	tc := newTextChecker(pattern)
+	checked := func(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+		if err := tc.check(r); err != nil {
+			return err
+		}
+		return h(w, r, c)
+	}
+	s.add(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.active.Add(1)
 		defer s.active.Add(-1)
-		if err := s.serveAuthenticated(w, r, time.Now(), h); err != nil {
+		if err := s.serveAuthenticated(w, r, time.Now(), checked); err != nil {
 			writeError(w, r, s.log, err)
 		}
 	}))

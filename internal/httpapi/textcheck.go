@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"regexp"
 	"strings"
 	"unicode"
@@ -16,28 +15,11 @@ import (
 	"docsd/internal/validate"
 )
 
-// Requests are checked here, once, for what no handler can store or look up: bytes that are
-// not UTF-8 and NUL characters in the path and in query values (PostgreSQL refuses both in a
-// text parameter, which would surface as a 500), and path parameters that cannot be ids. JSON
-// bodies are checked by decode (see checkJSONText).
-
-// checkText refuses a request whose path or query holds NUL or invalid UTF-8, before routing:
-// a path like that names nothing (404), a query value like that is bad input (400, naming the
-// parameter).
-func (s *Server) checkText(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// A DELETE is routed all the same: see checkPathIDs.
-		if r.Method != http.MethodDelete && !validate.IsText(r.URL.Path) {
-			s.textError(w, r, apperr.NotFoundf("no route for %s: the path must be UTF-8 text without NUL characters", r.Method))
-			return
-		}
-		if err := checkQueryText(r.URL.RawQuery); err != nil {
-			s.textError(w, r, err)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
+// Requests are checked here, once per route, for what no handler can store or look up: path
+// parameters that cannot be ids, and bytes that are not UTF-8 or NUL characters in the path
+// and in query values (PostgreSQL refuses both in a text parameter, which would surface as a
+// 500). Authenticated routes check after the token (a request without one gets its 401 first).
+// JSON bodies are checked by decode (see checkJSONText).
 
 // textError answers the error as the route would: published sites answer a browser with HTML.
 func (s *Server) textError(w http.ResponseWriter, r *http.Request, err error) {
@@ -46,36 +28,6 @@ func (s *Server) textError(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	writeError(w, r, s.log, err)
-}
-
-// checkQueryText checks every name and value of a raw query. Queries without escapes or
-// bytes outside printable ASCII, nearly all of them, are passed without decoding.
-func checkQueryText(raw string) error {
-	plain := true
-	for i := 0; i < len(raw); i++ {
-		if c := raw[i]; c == '%' || c < 0x20 || c >= 0x7f {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return nil
-	}
-	q, err := url.ParseQuery(raw)
-	if err != nil {
-		return apperr.Invalidf("query: %v", err)
-	}
-	for name, values := range q {
-		if err := validate.Text("query parameter name", name); err != nil {
-			return err
-		}
-		for _, v := range values {
-			if err := validate.Text(name, v); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // wildcard matches a path parameter of a ServeMux pattern.
@@ -87,41 +39,42 @@ func isIDParam(name string) bool {
 	return strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID")
 }
 
-// checkPathIDs wraps a route's handler so that a path parameter that cannot name anything is
-// answered before any lookup: an id parameter outside the id alphabet, or any parameter
-// (basenames, page paths, domains, signed tokens) that is not UTF-8 text without NUL, is a
-// 404. A DELETE is the exception: deleting what does not exist answers as the handler answers
-// for an absent id (204 mostly, after its authentication and permission checks), so the
-// handler runs with absentID in place of the parameter.
-func (s *Server) checkPathIDs(pattern string, h http.Handler) http.Handler {
-	var names []string
-	var idName []bool
+// textChecker checks the path parameters of one route and the query of its requests. A path
+// parameter that cannot name anything is a 404: an id parameter outside the id alphabet, or
+// any parameter (basenames, page paths, domains, signed tokens) that is not UTF-8 text without
+// NUL. A DELETE is the exception: deleting what does not exist answers as the handler answers
+// for an absent id (204 mostly, after its permission checks), so the handler runs with
+// absentID in place of the parameter. A query value that is not such text is a 400 naming it.
+type textChecker struct {
+	names []string
+	ids   []bool // names[i] holds an id
+}
+
+func newTextChecker(pattern string) textChecker {
+	var tc textChecker
 	for _, m := range wildcard.FindAllStringSubmatch(pattern, -1) {
-		names = append(names, m[1])
-		idName = append(idName, isIDParam(m[1]))
+		tc.names = append(tc.names, m[1])
+		tc.ids = append(tc.ids, isIDParam(m[1]))
 	}
-	if len(names) == 0 {
-		return h
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for i, name := range names {
-			v := r.PathValue(name)
-			if idName[i] && ids.Valid(v) || !idName[i] && validate.IsText(v) {
-				continue
-			}
-			if r.Method == http.MethodDelete {
-				r.SetPathValue(name, absentID)
-				continue
-			}
-			what := "no route for " + r.Method + ": the path must be UTF-8 text without NUL characters"
-			if idName[i] {
-				what = paramNoun(name) + " not found"
-			}
-			s.textError(w, r, apperr.NotFoundf("%s", what))
-			return
+	return tc
+}
+
+func (tc textChecker) check(r *http.Request) error {
+	for i, name := range tc.names {
+		v := r.PathValue(name)
+		if tc.ids[i] && ids.Valid(v) || !tc.ids[i] && validate.IsText(v) {
+			continue
 		}
-		h.ServeHTTP(w, r)
-	})
+		if r.Method == http.MethodDelete {
+			r.SetPathValue(name, absentID)
+			continue
+		}
+		if tc.ids[i] {
+			return apperr.NotFoundf("%s not found", paramNoun(name))
+		}
+		return apperr.NotFoundf("no route for %s: the path must be UTF-8 text without NUL characters", r.Method)
+	}
+	return validate.Query(r.URL.RawQuery)
 }
 
 // absentID is an id in the id alphabet that nothing has: ids are 20 characters or more, and

@@ -22,6 +22,11 @@ func TestNULAndInvalidUTF8AreRefusedBeforeTheDatabase(t *testing.T) {
 			e.Get(e.Admin, p).Expect(404)
 		}
 	})
+	t.Run("without a token, 401 comes first", func(t *testing.T) {
+		e.Get(apitest.Anonymous, "/v1/spaces/%00").Expect(401)
+		e.Get(apitest.Anonymous, "/v1/orgs/"+e.Org+"/teams?title=a%00b").Expect(401)
+		e.Get(apitest.Anonymous, "/v1/spaces/"+sp+"/revisions/%FF/files/x/download").Expect(401)
+	})
 	t.Run("published sites, anonymously: 404", func(t *testing.T) {
 		for _, p := range []string{"/sites/%00/x", "/sites/" + e.Org + "/%00", "/sites/" + e.Org + "/docs/%FF%FE", "/sites/%FF/a%2Fb"} {
 			e.Get(apitest.Anonymous, p).Expect(404)

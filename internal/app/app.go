@@ -113,7 +113,8 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	}
 	a.Jobs.Register(space.PurgeJob, a.Spaces.HandlePurge)
 	a.GitImport = gitimport.NewService(a.Content, a.Blobs, a.Jobs,
-		gitfetch.Options{Fetch: fetch.FromConfig(cfg)}, cfg.GitImportSyncPages)
+		gitfetch.Options{Fetch: fetch.FromConfig(cfg), Gate: fetch.NewGate(cfg.FetchMaxConcurrent, fetch.DefaultGateWait)},
+		cfg.GitImportSyncPages)
 	a.Jobs.Register(gitimport.JobKind, a.GitImport.HandleJob)
 	pdfKey, err := db.Setting(ctx, "pdf_link_key", ids.Secret)
 	if err != nil {

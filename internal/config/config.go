@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"strconv"
@@ -33,6 +34,13 @@ type Config struct {
 	LogLevel                                             slog.Level // minimum level of log lines
 	CPUProfile                                           string     // file to write a CPU profile of the serving run to, for diagnosis; empty for none
 	BlobS3                                               BlobS3     // S3-compatible store for file bytes; none means DataDir/blobs
+	// FetchMaxConcurrent bounds the outbound fetches (Git imports...) running at once; more
+	// wait a few seconds for a slot, then get 503.
+	FetchMaxConcurrent int
+	// FetchTestPublic is for tests only (no flag or variable sets it): addresses the outbound
+	// policy treats as public, so a loopback server can play an outside server that redirects
+	// inwards.
+	FetchTestPublic []netip.AddrPort
 	// GitImportSyncPages is the most pages a Git import commits within its request; a larger
 	// tree is committed by a durable job.
 	GitImportSyncPages int
@@ -64,6 +72,7 @@ func Defaults() Config {
 		LogLevel:           slog.LevelInfo,
 		BlobS3:             BlobS3{UseTLS: true},
 
+		FetchMaxConcurrent: 8,
 		GitImportSyncPages: 200,
 		ImportSyncPages:    200,
 		PDFMaxPages:        2000,
@@ -107,6 +116,7 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	fs.StringVar(&c.DatabaseURL, "database-url", env("DOCSD_DATABASE_URL", ""), "postgres:// URL or SQLite file; default SQLite in the data directory (DOCSD_DATABASE_URL)")
 	fs.StringVar(&c.BaseURL, "base-url", env("DOCSD_BASE_URL", ""), "public base URL; default derived from the listen address (DOCSD_BASE_URL)")
 	f.boolVar(&c.FetchAllowPrivate, "fetch-allow-private", "DOCSD_FETCH_ALLOW_PRIVATE", "let outbound fetches reach loopback and private addresses (DOCSD_FETCH_ALLOW_PRIVATE)")
+	f.intVar(&c.FetchMaxConcurrent, "fetch-max-concurrent", "DOCSD_FETCH_MAX_CONCURRENT", "most outbound fetches (Git imports...) running at once; 1 or more (DOCSD_FETCH_MAX_CONCURRENT)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest accepted request body in bytes (DOCSD_MAX_BODY_BYTES)")
 	fs.Int64Var(&c.BodyMemoryBytes, "body-memory-bytes", c.BodyMemoryBytes, "most bytes of request bodies held in memory at once, across requests; beyond it a body waits, then gets 503 (DOCSD_BODY_MEMORY_BYTES)")
 	fs.StringVar(&f.logLevel, "log-level", env("DOCSD_LOG_LEVEL", "info"), "debug, info, warn or error (DOCSD_LOG_LEVEL)")
@@ -240,6 +250,9 @@ func (f *Flags) parse(args []string) (Config, error) {
 	}
 	if c.ImportSyncPages < 0 {
 		return *c, fmt.Errorf("import-sync-pages: want a whole number of pages, 0 or more, got %d", c.ImportSyncPages)
+	}
+	if c.FetchMaxConcurrent < 1 {
+		return *c, fmt.Errorf("fetch-max-concurrent: want a whole number, 1 or more, got %d", c.FetchMaxConcurrent)
 	}
 	for name, n := range map[string]int64{"rate-limit-token": c.RateLimitToken, "rate-limit-address": c.RateLimitAddress, "rate-limit-expensive": c.RateLimitExpensive} {
 		if n < 0 {

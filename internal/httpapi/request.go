@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -23,9 +24,24 @@ func decode(r *http.Request, v any) error {
 			return apperr.New(apperr.Invalid, "Content-Type: must be application/json (got %q)", ct)
 		}
 	}
-	// Decoded straight from the body: a copy of it first would double what a large body
-	// holds in memory.
-	dec := json.NewDecoder(r.Body)
+	// Read whole (within the route's cap) so that its text can be checked first: the decoder
+	// would turn invalid UTF-8 into U+FFFD without a word.
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var maxErr *http.MaxBytesError
+		if errors.As(err, &maxErr) {
+			return err
+		}
+		return apperr.Invalidf("request body: %v", err)
+	}
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		body = []byte("{}")
+	}
+	if err := checkJSONText(body); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		if errors.Is(err, io.EOF) {

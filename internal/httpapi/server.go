@@ -177,8 +177,21 @@ func (p *headerProbe) Header() http.Header         { return p.header }
 func (p *headerProbe) Write(b []byte) (int, error) { return len(b), nil }
 func (p *headerProbe) WriteHeader(code int)        { p.status = code }
 
-// register adds a route that needs no authentication.
+// register adds a route that needs no authentication; its path parameters and query are
+// checked before h runs (see textChecker).
 func (s *Server) register(pattern string, h http.Handler) {
+	tc := newTextChecker(pattern)
+	s.add(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := tc.check(r); err != nil {
+			s.textError(w, r, err)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+}
+
+// add adds a route as it is.
+func (s *Server) add(pattern string, h http.Handler) {
 	s.routes = append(s.routes, pattern)
 	s.mux.Handle(pattern, h)
 }
@@ -187,10 +200,15 @@ func (s *Server) register(pattern string, h http.Handler) {
 func (s *Server) Routes() []string { return slices.Clone(s.routes) }
 
 // handle registers an authenticated route: requests without a valid token get 401.
-// The route's body policy applies once the caller is known and before h reads the body.
+// Its path parameters and query are checked once the token is (see textChecker), then the
+// route's body policy applies, before h reads the body.
 func (s *Server) handle(pattern string, h handlerFunc) {
+	tc := newTextChecker(pattern)
 	policy := s.bodyPolicyFor(pattern)
-	withBody := func(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	checked := func(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+		if err := tc.check(r); err != nil {
+			return err
+		}
 		release, err := s.admitBody(w, r, c, policy)
 		if err != nil {
 			return err
@@ -198,10 +216,10 @@ func (s *Server) handle(pattern string, h handlerFunc) {
 		defer release()
 		return h(w, r, c)
 	}
-	s.register(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.add(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.active.Add(1)
 		defer s.active.Add(-1)
-		if err := s.serveAuthenticated(w, r, time.Now(), withBody); err != nil {
+		if err := s.serveAuthenticated(w, r, time.Now(), checked); err != nil {
 			writeError(w, r, s.log, err)
 		}
 	}))

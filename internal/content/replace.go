@@ -109,3 +109,38 @@ func (s *Service) replaceHead(ctx context.Context, c auth.Caller, v space.View, 
 	})
 	return rev, st, err
 }
+
+// ApplyToHead commits the changes that change makes to the space's current content (read
+// through a view, as change requests are) and moves the head, as the caller (see CanEdit).
+// also runs inside the same transaction, after the commit: what it writes commits or vanishes
+// with the content, and an error from it writes nothing. A head that moved meanwhile is a 409.
+func (s *Service) ApplyToHead(ctx context.Context, c auth.Caller, spaceID string, change func(*View) (Changes, error), also func(ctx context.Context, tx Tx, rev Revision) error) (Revision, error) {
+	v, err := s.CanEdit(ctx, c, spaceID)
+	if err != nil {
+		return Revision{}, err
+	}
+	view, err := s.RevisionView(ctx, v.Revision)
+	if err != nil {
+		return Revision{}, err
+	}
+	ch, err := change(view)
+	if err != nil {
+		return Revision{}, err
+	}
+	now := s.clock.Now()
+	var rev Revision
+	err = s.store.Write(ctx, now, func(tx Tx) error {
+		rev, _, err = s.Commit(ctx, tx, v.Revision, ch, Meta{SpaceID: v.ID, AuthorID: c.UserID}, now)
+		if err != nil {
+			return err
+		}
+		if err := MoveHead(ctx, tx, v.ID, v.Revision, rev.ID); err != nil {
+			return err
+		}
+		if also != nil {
+			return also(ctx, tx, rev)
+		}
+		return nil
+	})
+	return rev, err
+}

@@ -9,6 +9,7 @@ import (
 	"docsd/internal/comment"
 	"docsd/internal/content"
 	"docsd/internal/gitimport"
+	"docsd/internal/importrun"
 	"docsd/internal/pdfexport"
 	"log/slog"
 	"net/http"
@@ -41,6 +42,7 @@ type Deps struct {
 	Blobs          blob.Store // file bytes of content
 	ChangeRequests *changereq.Service
 	GitImport      *gitimport.Service
+	Imports        *importrun.Service
 	Comments       *comment.Service
 	PDF            *pdfexport.Service
 	// ImportSyncPages is the most pages an uploaded import commits within its request.
@@ -109,6 +111,7 @@ func New(d Deps) *Server {
 	s.contentLinkRoutes()
 	s.contentImportRoutes()
 	s.gitImportRoutes()
+	s.importRoutes()
 	s.contentTemplateRoutes()
 	s.changeRequestRoutes()
 	s.commentRoutes()

@@ -4,7 +4,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"docsd/internal/blob"
 	"docsd/internal/changereq"
 	"docsd/internal/comment"
@@ -14,6 +13,7 @@ import (
 	"docsd/internal/gitimport"
 	"docsd/internal/importrun"
 	"docsd/internal/pdfexport"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"

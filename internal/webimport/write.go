@@ -7,8 +7,8 @@ import (
 	"path"
 	"strings"
 
-	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
 	"codeberg.org/readeck/go-readability/v2"
+	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -366,15 +366,16 @@ func HTMLToMarkdown(data []byte, name string) (title, markdown string, err error
 	if aerr != nil || content == nil {
 		content = body(doc)
 	}
-	title = strings.TrimSpace(art.Title())
+	// The content's own first heading names it best; else the article's or document's title.
+	if h1 := find(content, func(n *html.Node) bool { return n.DataAtom == atom.H1 }); h1 != nil && h1.Parent != nil {
+		title = oneLine(text(h1))
+		h1.Parent.RemoveChild(h1)
+	}
+	if title == "" {
+		title = strings.TrimSpace(art.Title())
+	}
 	if title == "" {
 		title = docTitle(doc)
-	}
-	if title != "" {
-		h1 := find(content, func(n *html.Node) bool { return n.DataAtom == atom.H1 })
-		if h1 != nil && h1.Parent != nil && strings.EqualFold(strings.TrimSpace(text(h1)), title) {
-			h1.Parent.RemoveChild(h1)
-		}
 	}
 	md, err := htmltomarkdown.ConvertNode(content)
 	return oneLine(title), strings.TrimSpace(string(md)), err

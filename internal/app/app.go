@@ -111,7 +111,8 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Jobs.Register(space.PurgeJob, a.Spaces.HandlePurge)
 	a.GitImport = gitimport.NewService(a.Content, a.Blobs, a.Jobs,
 		gitfetch.Options{Fetch: fetch.FromConfig(cfg)}, cfg.GitImportSyncPages)
-	a.Jobs.Register(gitimport.JobKind, a.GitImport.HandleJob)
+	a.Jobs.Register(gitimport.JobKind, a.GitImport.HandleJob,
+		jobs.OnFail(func(ctx context.Context, payload []byte, err error) { a.GitImport.OnJobFailed(ctx, payload, err) }))
 	uploadKey, err := db.Setting(ctx, "upload_url_key", ids.Secret)
 	if err != nil {
 		db.Close()
@@ -129,6 +130,7 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		return err
 	}, jobs.MaxAttempts(5), jobs.Backoff(time.Second, time.Minute),
 		jobs.OnFail(func(ctx context.Context, payload []byte, err error) { a.Imports.OnJobFailed(ctx, payload, err) }))
+	a.GitImport.Runs = a.Imports
 	pdfKey, err := db.Setting(ctx, "pdf_link_key", ids.Secret)
 	if err != nil {
 		db.Close()

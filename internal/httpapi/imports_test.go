@@ -251,12 +251,12 @@ func newDocsSite(t *testing.T) *docsSite {
 			"<main><article><h1>" + title + "</h1>" + body + "</article></main><footer>© Docs</footer></body></html>"
 	}
 	pages := map[string]string{
-		"/":                   page("Home", para("Welcome to the product documentation home.")),
-		"/guide/":             page("Guide", para("The guide explains how to use the product well.")),
-		"/guide/install.html": page("Installation", para("Install the product with the package manager.")+`<p><img src="/img/logo.png" alt="logo"></p><p>Then read the <a href="/api.html#auth">API reference</a> and <a href="`+d.other.URL+`/x.html">elsewhere</a>.</p>`),
-		"/api.html":           page("API reference", para("The API answers JSON to every request made.")),
+		"/":                    page("Home", para("Welcome to the product documentation home.")),
+		"/guide/":              page("Guide", para("The guide explains how to use the product well.")),
+		"/guide/install.html":  page("Installation", para("Install the product with the package manager.")+`<p><img src="/img/logo.png" alt="logo"></p><p>Then read the <a href="/api.html#auth">API reference</a> and <a href="`+d.other.URL+`/x.html">elsewhere</a>.</p>`),
+		"/api.html":            page("API reference", para("The API answers JSON to every request made.")),
 		"/private/secret.html": page("Secret", para("Nobody should read this page at all.")),
-		"/big.html":           page("Big", para(strings.Repeat("big ", 20000))),
+		"/big.html":            page("Big", para(strings.Repeat("big ", 20000))),
 	}
 	logo := []byte("\x89PNG\r\n\x1a\n" + strings.Repeat("\x00", 64))
 	d.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

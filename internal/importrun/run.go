@@ -84,7 +84,8 @@ type Filter struct {
 
 // Store keeps runs and uploads.
 type Store interface {
-	// CreateRun stores a pending run and enqueues its job, in one transaction.
+	// CreateRun stores a pending run and enqueues its job (none when jobKind is ""), in one
+	// transaction.
 	CreateRun(ctx context.Context, now time.Time, r Run, jobKind string, payload any) error
 	// Run returns a run of the organization, or an apperr.NotFound.
 	Run(ctx context.Context, orgID, id string) (Run, error)

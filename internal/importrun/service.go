@@ -176,7 +176,7 @@ func (s *Service) Start(ctx context.Context, c auth.Caller, orgID string, req St
 	default:
 		return Run{}, apperr.Invalidf("source.type: must be website or file (got %q)", req.Source.Type)
 	}
-	return s.queue(ctx, c, orgID, req.Target, req.Source, runPayload{})
+	return s.queue(ctx, c, orgID, req.Target, req.Source, runPayload{}, true)
 }
 
 // runPayload is a run's job. Archive names the tree of an archive or Git import in the blob
@@ -187,11 +187,16 @@ type runPayload struct {
 	Extra   json.RawMessage `json:"extra,omitempty"`
 }
 
-func (s *Service) queue(ctx context.Context, c auth.Caller, orgID string, t Target, src Source, p runPayload) (Run, error) {
+// queue stores a pending run, with its job when withJob (else another job carries it out).
+func (s *Service) queue(ctx context.Context, c auth.Caller, orgID string, t Target, src Source, p runPayload, withJob bool) (Run, error) {
 	now := s.clock.Now()
 	r := Run{ID: ids.New(), OrgID: orgID, Target: t, Source: src, Status: Pending, CreatedBy: c.UserID, CreatedAt: now, UpdatedAt: now}
 	p.Run = r.ID
-	if err := s.store.CreateRun(ctx, now, r, JobKind, p); err != nil {
+	kind := JobKind
+	if !withJob {
+		kind = ""
+	}
+	if err := s.store.CreateRun(ctx, now, r, kind, p); err != nil {
 		return Run{}, err
 	}
 	return r, nil

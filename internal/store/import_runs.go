@@ -55,7 +55,7 @@ func (s ImportRuns) CreateRun(ctx context.Context, now time.Time, r importrun.Ru
 			VALUES (?, ?, ?, ?, ?, ?, ?, NULL, '[]', '[]', NULL, ?, ?, ?, NULL, NULL)`,
 			r.ID, r.OrgID, r.Target.Space, nullString(r.Target.ChangeRequest), nullString(r.Target.Page), string(source),
 			r.Status, r.CreatedBy, Micros(r.CreatedAt), Micros(r.CreatedAt))
-		if err != nil {
+		if err != nil || jobKind == "" {
 			return err
 		}
 		return q.EnqueueJob(ctx, jobKind, payload, time.Time{}, "import-run:"+r.ID)
@@ -135,8 +135,12 @@ func (s ImportRuns) SetStatus(ctx context.Context, now time.Time, id string, fro
 	err := s.DB.Write(ctx, now, func(q *Q) error {
 		args := []any{status, nullString(reason), Micros(now)}
 		started := ""
-		if status == importrun.InProgress {
+		switch status {
+		case importrun.InProgress:
 			started = ", started_at = ?"
+			args = append(args, Micros(now))
+		case importrun.Completed:
+			started = ", completed_at = ?"
 			args = append(args, Micros(now))
 		}
 		args = append(args, id)

@@ -432,3 +432,93 @@ func TestImportRunRepeatedAfterRestartWritesOnce(t *testing.T) {
 		t.Fatalf("status %s", s)
 	}
 }
+
+// uploaded puts a markdown file through an upload URL and returns its key.
+func uploaded(t *testing.T, e *apitest.Env, name, text string) string {
+	t.Helper()
+	url, key := uploadURL(t, e, name, "text/markdown", len(text))
+	if code, body := put(t, url, []byte(text)); code != 200 {
+		t.Fatalf("PUT: %d %s", code, body)
+	}
+	return key
+}
+
+func TestImportRunTargets(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	sp := newSpace(t, e, e.Admin, e.Org, nil)
+	e.Upload(e.Admin, "POST", "/v1/spaces/"+sp+"/content/import", "application/zip", zipOf(t, map[string]string{
+		"README.md": "# Home\n", "SUMMARY.md": "# Summary\n\n* [Home](README.md)\n* [Guide](guide.md)\n", "guide.md": "# Guide\n"})).Expect(201)
+	guide := e.Get(e.Admin, "/v1/spaces/"+sp+"/content/pages").Expect(200).Str("pages.1.id")
+
+	t.Run("under a page of the space", func(t *testing.T) {
+		key := uploaded(t, e, "faq.md", "# FAQ\n\nAsk away.\n")
+		r := e.Post(e.Admin, "/v1/org/"+e.Org+"/imports", map[string]any{"source": map[string]any{"type": "file", "files": []string{key}},
+			"target": map[string]any{"space": sp, "page": guide}}).Expect(201)
+		if s := waitRun(t, e, r.Str("id")).Str("status"); s != "completed" {
+			t.Fatalf("status %s", s)
+		}
+		if got := strings.Join(pageTitles(t, e, sp), "|"); got != "Home|Guide|>FAQ" {
+			t.Fatalf("pages %q", got)
+		}
+	})
+	t.Run("into a change request, leaving the space's head alone", func(t *testing.T) {
+		head := headOf(e, sp)
+		cr := e.Post(e.Admin, changeRequestsPath(sp), map[string]any{"subject": "Import"}).Expect(201).Str("id")
+		key := uploaded(t, e, "news.md", "# News\n\nFresh.\n")
+		r := e.Post(e.Admin, "/v1/org/"+e.Org+"/imports", map[string]any{"source": map[string]any{"type": "file", "files": []string{key}},
+			"target": map[string]any{"space": sp, "changeRequest": cr}}).Expect(201)
+		if r.Str("target.changeRequest") != cr {
+			t.Fatalf("target: %s", r.Body)
+		}
+		if s := waitRun(t, e, r.Str("id")).Str("status"); s != "completed" {
+			t.Fatalf("status %s", s)
+		}
+		if headOf(e, sp) != head {
+			t.Fatal("an import into a change request moved the space's head")
+		}
+		pages := e.Get(e.Admin, changeRequestsPath(sp)+"/"+cr+"/content/pages").Expect(200)
+		if pages.Str("pages.2.title") != "News" {
+			t.Fatalf("change request pages: %s", pages.Body)
+		}
+		if ids := e.Get(e.Admin, "/v1/org/"+e.Org+"/imports?changeRequest="+cr).Expect(200).IDs(); len(ids) != 1 || ids[0] != r.Str("id") {
+			t.Fatalf("runs of the change request: %v", ids)
+		}
+	})
+	t.Run("a reader may not import", func(t *testing.T) {
+		reader := e.Member("reader", "read")
+		grant(t, e, e.Admin, "/v1/spaces/"+sp, "read", []string{reader.ID}, nil)
+		key := uploaded(t, e, "r.md", "# R\n")
+		e.Post(reader, "/v1/org/"+e.Org+"/imports", map[string]any{"source": map[string]any{"type": "file", "files": []string{key}},
+			"target": map[string]any{"space": sp}}).Expect(403)
+	})
+}
+
+func TestImportRunFailsAtLastAttempt(t *testing.T) {
+	t.Parallel()
+	e := stoppedQueue(t, 1000)
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "down", http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(down.Close)
+	sp := newSpace(t, e, e.Admin, e.Org, nil)
+	id := e.Post(e.Admin, "/v1/org/"+e.Org+"/imports", map[string]any{"source": map[string]any{"type": "website", "url": down.URL + "/"},
+		"target": map[string]any{"space": sp}}).Expect(201).Str("id")
+	for attempt := 1; attempt <= 5; attempt++ {
+		if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		r := e.Get(e.Admin, "/v1/org/"+e.Org+"/imports/"+id).Expect(200)
+		want := "in-progress"
+		if attempt == 5 {
+			want = "failed"
+		}
+		if r.Str("status") != want {
+			t.Fatalf("after attempt %d: %s", attempt, r.Body)
+		}
+		if attempt == 5 && !strings.Contains(r.Str("reason"), "503") {
+			t.Fatalf("reason: %s", r.Body)
+		}
+		e.Clock.Advance(2 * time.Minute) // past the retry's backoff
+	}
+}

@@ -33,4 +33,6 @@ func (s *Service) Finish(ctx context.Context, runID string, err error) error {
 }
 
 // Fail ends a tracked run as failed.
-func (s *Service) Fail(ctx context.Context, runID string, err error) { _ = s.fail(ctx, runID, reasonOf(err)) }
+func (s *Service) Fail(ctx context.Context, runID string, err error) {
+	_ = s.fail(ctx, runID, reasonOf(err))
+}

@@ -13,7 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
+
 	"docsd/internal/apitest"
+	"docsd/internal/config"
 	"docsd/internal/importrun"
 )
 
@@ -520,5 +524,36 @@ func TestImportRunFailsAtLastAttempt(t *testing.T) {
 			t.Fatalf("reason: %s", r.Body)
 		}
 		e.Clock.Advance(2 * time.Minute) // past the retry's backoff
+	}
+}
+
+func TestFileImportRunThroughS3PresignedURL(t *testing.T) {
+	t.Parallel()
+	backend := s3mem.New()
+	if err := backend.CreateBucket("docsd"); err != nil {
+		t.Fatal(err)
+	}
+	s3 := httptest.NewServer(gofakes3.New(backend, gofakes3.WithLogger(gofakes3.DiscardLog())).Server())
+	t.Cleanup(s3.Close)
+	e := apitest.NewWithConfig(t, func(c *config.Config) {
+		c.BlobS3 = config.BlobS3{Endpoint: strings.TrimPrefix(s3.URL, "http://"), Bucket: "docsd", PathStyle: true,
+			AccessKey: "test-access", SecretKey: "test-secret", Prefix: "blobs/"}
+	})
+	sp := newSpace(t, e, e.Admin, e.Org, nil)
+	text := "# From the bucket\n\nUploaded straight to S3.\n"
+	url, key := uploadURL(t, e, "bucket.md", "text/markdown", len(text))
+	if !strings.HasPrefix(url, s3.URL+"/docsd/blobs/uploads/") || !strings.Contains(url, "X-Amz-Signature=") {
+		t.Fatalf("not a presigned URL of the bucket: %s", url)
+	}
+	if code, body := put(t, url, []byte(text)); code != 200 {
+		t.Fatalf("PUT to the bucket: %d %s", code, body)
+	}
+	r := e.Post(e.Admin, "/v1/org/"+e.Org+"/imports", map[string]any{"source": map[string]any{"type": "file", "files": []string{key}},
+		"target": map[string]any{"space": sp}}).Expect(201)
+	if s := waitRun(t, e, r.Str("id")).Str("status"); s != "completed" {
+		t.Fatalf("status %s", s)
+	}
+	if got := strings.Join(pageTitles(t, e, sp), "|"); got != "From the bucket" {
+		t.Fatalf("pages %q", got)
 	}
 }

@@ -97,6 +97,7 @@ func TestUploadURLThenFileImportRun(t *testing.T) {
 		"setup.md":   "# Setup\n\nRun it.\n",
 	})
 	url, key := uploadURL(t, e, "docs.zip", "application/zip", len(archive))
+	schemaChecker(t, loadOpenAPI(t))("StorageUploadURL", map[string]any{"object": "storage-signed-url", "url": url, "key": key})
 	if !strings.HasPrefix(url, e.URL+"/v1/storage/uploads/") || !strings.Contains(key, e.Org) {
 		t.Fatalf("url %s key %s", url, key)
 	}
@@ -125,6 +126,9 @@ func TestUploadURLThenFileImportRun(t *testing.T) {
 	if done.Str("status") != "completed" || !done.Has("completedAt") || len(done.Items()) != 0 {
 		t.Fatalf("run: %s", done.Body)
 	}
+	check := schemaChecker(t, loadOpenAPI(t))
+	check("ContentImportRun", r.Map())
+	check("ContentImportRun", done.Map())
 	var run struct {
 		Pages []struct{ ID, Type, Status string } `json:"pages"`
 	}
@@ -141,9 +145,14 @@ func TestUploadURLThenFileImportRun(t *testing.T) {
 		t.Fatalf("html converted to %q", md)
 	}
 	t.Run("the run is listed, and filtered by status", func(t *testing.T) {
-		if ids := e.Get(e.Admin, "/v1/org/"+e.Org+"/imports?space="+sp).Expect(200).IDs(); len(ids) != 1 || ids[0] != r.Str("id") {
+		list := e.Get(e.Admin, "/v1/org/"+e.Org+"/imports?space="+sp).Expect(200)
+		if ids := list.IDs(); len(ids) != 1 || ids[0] != r.Str("id") {
 			t.Fatalf("list: %v", ids)
 		}
+		envelope := list.Map()
+		check("ContentImportRun", list.Items()[0])
+		delete(envelope, "items") // described beside List, in the list's own schema
+		check("List", envelope)
 		if n := e.Get(e.Admin, "/v1/org/"+e.Org+"/imports?status=active").Expect(200).Num("count"); n != 0 {
 			t.Fatalf("active: %v", n)
 		}

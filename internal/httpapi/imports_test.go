@@ -498,6 +498,12 @@ func TestImportRunTargets(t *testing.T) {
 			t.Fatalf("runs of the change request: %v", ids)
 		}
 	})
+	t.Run("runs are listed page by page, most recent first", func(t *testing.T) {
+		all := e.WalkList(e.Admin, "/v1/org/"+e.Org+"/imports", 1)
+		if len(all) != 2 || all[0]["target"].(map[string]any)["changeRequest"] == nil {
+			t.Fatalf("runs: %v", all)
+		}
+	})
 	t.Run("a reader may not import", func(t *testing.T) {
 		reader := e.Member("reader", "read")
 		grant(t, e, e.Admin, "/v1/spaces/"+sp, "read", []string{reader.ID}, nil)

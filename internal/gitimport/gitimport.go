@@ -48,7 +48,7 @@ type Enqueuer interface {
 type Runs interface {
 	Track(ctx context.Context, c auth.Caller, orgID, spaceID, source string) (importrun.Run, error)
 	Begin(ctx context.Context, runID string) (bool, error)
-	Finish(ctx context.Context, runID string, err error) error
+	CompleteIn(ctx context.Context, tx content.Tx, runID, revision string) error
 	Fail(ctx context.Context, runID string, err error)
 }
 
@@ -245,15 +245,22 @@ func (s *Service) HandleJob(ctx context.Context, raw json.RawMessage) error {
 			return nil // cancelled before it started, or done by an earlier attempt
 		}
 	}
-	_, _, err = s.content.Import(ctx, auth.Caller{UserID: p.User}, p.Space, res, s.blobs)
-	err = permanentIfFinal(err)
+	var also func(context.Context, content.Tx, content.Revision) error
 	if p.Run != "" && s.Runs != nil {
-		var perm *jobs.PermanentError
-		if err == nil || errors.As(err, &perm) {
-			if ferr := s.Runs.Finish(ctx, p.Run, err); ferr != nil && err == nil {
-				return ferr
-			}
+		// The run completes with the content, in one transaction; a run cancelled meanwhile
+		// stops the commit.
+		also = func(ctx context.Context, tx content.Tx, rev content.Revision) error {
+			return s.Runs.CompleteIn(ctx, tx, p.Run, rev.ID)
 		}
+	}
+	_, _, err = s.content.ImportAlso(ctx, auth.Caller{UserID: p.User}, p.Space, res, s.blobs, also)
+	if errors.Is(err, importrun.ErrRunEnded) {
+		return nil
+	}
+	err = permanentIfFinal(err)
+	var perm *jobs.PermanentError
+	if errors.As(err, &perm) && p.Run != "" && s.Runs != nil {
+		s.Runs.Fail(ctx, p.Run, err)
 	}
 	return err
 }

@@ -572,3 +572,27 @@ func TestFileImportRunThroughS3PresignedURL(t *testing.T) {
 		t.Fatalf("pages %q", got)
 	}
 }
+
+func TestQueuedArchiveImportRunCancelled(t *testing.T) {
+	t.Parallel()
+	e := stoppedQueue(t, 3)
+	sp := newSpace(t, e, e.Admin, e.Org, nil)
+	head := headOf(e, sp)
+	r := e.Upload(e.Admin, "POST", "/v1/spaces/"+sp+"/content/import", "application/zip", zipOf(t, largeTree(5))).Expect(202)
+	run := strings.TrimPrefix(r.Header.Get("Location"), e.URL)
+	if r.Str("status") != "pending" || r.Has("source") || r.Str("target.space") != sp {
+		t.Fatalf("run: %s", r.Body)
+	}
+	if c := e.Post(e.Admin, run+"/cancel", nil).Expect(201); c.Str("status") != "cancelled" {
+		t.Fatalf("cancel: %s", c.Body)
+	}
+	if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if headOf(e, sp) != head {
+		t.Fatal("a cancelled archive import moved the head")
+	}
+	if s := e.Get(e.Admin, run).Expect(200).Str("status"); s != "cancelled" {
+		t.Fatalf("status %s", s)
+	}
+}

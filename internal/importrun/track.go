@@ -2,8 +2,10 @@ package importrun
 
 import (
 	"context"
+	"errors"
 
 	"docsd/internal/auth"
+	"docsd/internal/content"
 )
 
 // Track records a run for an import that another job carries out (an uploaded archive or a
@@ -23,16 +25,29 @@ func (s *Service) Begin(ctx context.Context, runID string) (bool, error) {
 	return err == nil && r.Status == InProgress, err
 }
 
-// Finish ends a tracked run: completed when err is nil, else failed with err as its reason.
-func (s *Service) Finish(ctx context.Context, runID string, err error) error {
-	if err != nil {
-		return s.fail(ctx, runID, reasonOf(err))
-	}
-	_, serr := s.store.SetStatus(ctx, s.clock.Now(), runID, []string{Pending, InProgress}, Completed, "")
-	return serr
-}
-
 // Fail ends a tracked run as failed.
 func (s *Service) Fail(ctx context.Context, runID string, err error) {
 	_ = s.fail(ctx, runID, reasonOf(err))
+}
+
+// ErrRunEnded stops the commit of a tracked run that ended meanwhile (cancelled): returned
+// from inside the commit's transaction, it rolls the content back with it.
+var ErrRunEnded = errCancelled
+
+// CompleteIn completes a tracked run inside the transaction that commits its content, so
+// that the run and the content commit together; ErrRunEnded when the run is no longer in
+// progress.
+func (s *Service) CompleteIn(ctx context.Context, tx content.Tx, runID, revision string) error {
+	src, ok := tx.(TxSource)
+	if !ok {
+		return errors.New("importrun: the content transaction does not hold import runs")
+	}
+	done, err := src.ImportRuns().CompleteRun(ctx, s.clock.Now(), runID, revision, nil, nil)
+	if err != nil {
+		return err
+	}
+	if !done {
+		return ErrRunEnded
+	}
+	return nil
 }

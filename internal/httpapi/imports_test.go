@@ -596,3 +596,30 @@ func TestQueuedArchiveImportRunCancelled(t *testing.T) {
 		t.Fatalf("status %s", s)
 	}
 }
+
+func TestWebsiteImportUnderAPageKeepsLinks(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	site := newDocsSite(t)
+	sp := newSpace(t, e, e.Admin, e.Org, nil)
+	e.Upload(e.Admin, "POST", "/v1/spaces/"+sp+"/content/import", "application/zip", zipOf(t, map[string]string{
+		"README.md": "# Home\n", "SUMMARY.md": "# Summary\n\n* [Home](README.md)\n* [Imported](imported/README.md)\n  * [Old](imported/old.md)\n",
+		"imported/README.md": "# Imported\n", "imported/old.md": "# Old\n"})).Expect(201)
+	under := e.Get(e.Admin, "/v1/spaces/"+sp+"/content/pages").Expect(200).Str("pages.1.id")
+	r := e.Post(e.Admin, "/v1/org/"+e.Org+"/imports", map[string]any{
+		"source": map[string]any{"type": "website", "url": site.srv.URL + "/"},
+		"target": map[string]any{"space": sp, "page": under}}).Expect(201)
+	if s := waitRun(t, e, r.Str("id")).Str("status"); s != "completed" {
+		t.Fatalf("status %s", s)
+	}
+	if got := strings.Join(pageTitles(t, e, sp), "|"); got != "Home|Imported|>Old|>Home|>Guide|>>Installation|>API reference|>Big page" {
+		t.Fatalf("pages %q", got)
+	}
+	links := e.Get(e.Admin, "/v1/spaces/"+sp+"/links").Expect(200)
+	if n := links.Num("stats.broken.total"); n != 0 {
+		t.Fatalf("%v broken links after importing under a page: %s", n, links.Body)
+	}
+	if !strings.Contains(string(links.Body), `"kind":"file"`) || !strings.Contains(string(links.Body), `"kind":"page"`) {
+		t.Fatalf("the image and the link to a crawled page do not resolve inside the space: %s", links.Body)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 	"testing/fstest"
 	"time"
@@ -318,6 +319,7 @@ func changes(v *content.View, r Run, res *gitbookimport.Result, stored map[strin
 			Hash: stored[f.Path], Size: sizes[f.Path], Dimensions: contenttree.Dimensions{Width: f.Width, Height: f.Height}})
 	}
 	parent := r.Target.Page
+	deeper := strings.Repeat("../", depth(v, parent))
 	siblings := v.ChildPages(parent)
 	lastOrder := map[string]string{}
 	slugs := map[string]bool{}
@@ -351,7 +353,7 @@ func changes(v *content.View, r Run, res *gitbookimport.Result, stored map[strin
 			slugs[slug] = true
 		}
 		p := contenttree.Page{ID: id, ParentID: parentID, Order: order, Kind: contenttree.Kind(ip.Kind), Title: ip.Title,
-			Slug: slug, Emoji: ip.Emoji, Description: ip.Description, Hidden: ip.Hidden, Markdown: ip.Markdown,
+			Slug: slug, Emoji: ip.Emoji, Description: ip.Description, Hidden: ip.Hidden, Markdown: deepenAssetLinks(ip.Markdown, deeper),
 			CreatedAt: now, UpdatedAt: now}
 		if ip.Kind == gitbookimport.KindLink {
 			p.Target, _ = json.Marshal(map[string]string{"kind": "url", "url": ip.Href})
@@ -364,6 +366,33 @@ func changes(v *content.View, r Run, res *gitbookimport.Result, stored map[strin
 		made = append(made, Page{ID: id, Type: typ, SourceURL: sources[ip.Path]})
 	}
 	return ch, made, nil
+}
+
+// depth counts the path segments of a page: its own and its ancestors'.
+func depth(v *content.View, pageID string) int {
+	n := 0
+	for id := pageID; id != "" && n < 1000; n++ {
+		p, ok := v.Page(id)
+		if !ok {
+			break
+		}
+		id = p.ParentID
+	}
+	return n
+}
+
+// assetLink matches a link destination into the tree's assets, as gitbookimport writes them
+// relative to a page at the top level of the space ("../.gitbook/assets/" from a nested one).
+var assetLink = regexp.MustCompile(`(\]\(\s*<?|\]:[ \t]*<?|\b(?:url|src|href)\s*=\s*["'])((?:\.\./)*\.gitbook/assets/)`)
+
+// deepenAssetLinks keeps links to assets pointing at the space's assets when the pages go
+// under a page, deeper by prefix ("../" per segment of the page's path). Links between the
+// imported pages need nothing: they all move down together.
+func deepenAssetLinks(md, prefix string) string {
+	if prefix == "" {
+		return md
+	}
+	return assetLink.ReplaceAllString(md, "${1}"+prefix+"${2}")
 }
 
 // derived is an id made from the run and what it names: stable across attempts of a run.

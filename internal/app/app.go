@@ -11,7 +11,9 @@ import (
 	"docsd/internal/fetch"
 	"docsd/internal/gitfetch"
 	"docsd/internal/gitimport"
+	"docsd/internal/importrun"
 	"docsd/internal/pdfexport"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -57,6 +59,7 @@ type App struct {
 	Content        *content.Service
 	ChangeRequests *changereq.Service
 	GitImport      *gitimport.Service
+	Imports        *importrun.Service
 	Comments       *comment.Service
 	PDF            *pdfexport.Service
 	Sites          *site.Service
@@ -115,7 +118,26 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.GitImport = gitimport.NewService(a.Content, a.Blobs, a.Jobs,
 		gitfetch.Options{Fetch: fetch.FromConfig(cfg), Gate: fetch.NewGate(cfg.FetchMaxConcurrent, fetch.DefaultGateWait)},
 		cfg.GitImportSyncPages)
-	a.Jobs.Register(gitimport.JobKind, a.GitImport.HandleJob)
+	a.Jobs.Register(gitimport.JobKind, a.GitImport.HandleJob,
+		jobs.OnFail(func(ctx context.Context, payload []byte, err error) { a.GitImport.OnJobFailed(ctx, payload, err) }))
+	uploadKey, err := db.Setting(ctx, "upload_url_key", ids.Secret)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	runs := store.ImportRuns{DB: db}
+	a.Imports = importrun.NewService(runs, a.Orgs, a.Spaces, a.Content, a.ChangeRequests, a.Blobs,
+		fetch.FromConfig(cfg), []byte(uploadKey), a.Clock, runs.RunSpaces)
+	a.Jobs.Register(importrun.JobKind, func(ctx context.Context, payload json.RawMessage) error {
+		err := a.Imports.HandleJob(ctx, payload)
+		var final *importrun.FinalError
+		if errors.As(err, &final) {
+			return jobs.Permanent(err)
+		}
+		return err
+	}, jobs.MaxAttempts(5), jobs.Backoff(time.Second, time.Minute),
+		jobs.OnFail(func(ctx context.Context, payload []byte, err error) { a.Imports.OnJobFailed(ctx, payload, err) }))
+	a.GitImport.Runs = a.Imports
 	pdfKey, err := db.Setting(ctx, "pdf_link_key", ids.Secret)
 	if err != nil {
 		db.Close()
@@ -145,7 +167,7 @@ func (a *App) Listen() error {
 	deps := httpapi.Deps{
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, BodyMemoryBytes: a.Config.BodyMemoryBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
-		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
+		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, Imports: a.Imports, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
 		PDF: a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
 		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),

@@ -35,8 +35,8 @@ type importGitBody struct {
 }
 
 // importGitRepository answers 204 as the spec does. A tree committed within the request
-// carries the new revision in Location; a larger one is committed by a job, after which the
-// space's current revision (GET …/content) is the imported one.
+// carries the new revision in Location; a larger one is committed by a job, whose import run
+// Location names, after which the space's current revision (GET …/content) is the imported one.
 func (s *Server) importGitRepository(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
 	var body importGitBody
 	if err := decode(r, &body); err != nil {
@@ -61,7 +61,11 @@ func (s *Server) importGitRepository(w http.ResponseWriter, r *http.Request, c a
 		return err
 	}
 	if out.Queued {
+		// The spec's 204 has no body: Location names the import run to follow.
 		w.Header().Set("X-Docsd-Import", "queued")
+		if out.Run.ID != "" {
+			w.Header().Set("Location", s.urls.ImportRunLocation(out.Run.OrgID, out.Run.ID))
+		}
 	} else {
 		w.Header().Set("X-Docsd-Import", "committed")
 		w.Header().Set("Location", s.urls.API("/spaces/"+wire.Esc(spaceID)+"/revisions/"+wire.Esc(out.Revision)))

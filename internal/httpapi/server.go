@@ -10,6 +10,7 @@ import (
 	"docsd/internal/comment"
 	"docsd/internal/content"
 	"docsd/internal/gitimport"
+	"docsd/internal/importrun"
 	"docsd/internal/pdfexport"
 	"log/slog"
 	"net/http"
@@ -54,6 +55,7 @@ type Deps struct {
 	Blobs          blob.Store // file bytes of content
 	ChangeRequests *changereq.Service
 	GitImport      *gitimport.Service
+	Imports        *importrun.Service
 	Comments       *comment.Service
 	PDF            *pdfexport.Service
 	// ImportSyncPages is the most pages an uploaded import commits within its request.
@@ -128,6 +130,7 @@ func New(d Deps) *Server {
 	s.contentLinkRoutes()
 	s.contentImportRoutes()
 	s.gitImportRoutes()
+	s.importRoutes()
 	s.contentTemplateRoutes()
 	s.changeRequestRoutes()
 	s.commentRoutes()

@@ -192,7 +192,8 @@ func (d *Doc) Operations() []*Operation {
 
 // Find returns the operation for a request's method and path (without query), or nil. A
 // parameter matches one segment; when no template matches, a parameter at the end of a
-// template named {path} matches the rest of the path (the `{path...}` of published sites).
+// template whose name ends in "path" ({path}, {pagePath}) matches the rest of the path: page
+// paths and published sites' paths hold slashes.
 func (d *Doc) Find(method, path string) *Operation {
 	segs := strings.Split(strings.Trim(path, "/"), "/")
 	ops := d.ops[strings.ToUpper(method)]
@@ -209,8 +210,12 @@ func (d *Doc) Find(method, path string) *Operation {
 	return nil
 }
 
+func restParam(seg string) bool {
+	return isParam(seg) && strings.HasSuffix(strings.ToLower(seg), "path}")
+}
+
 func matchSegs(tmpl, segs []string, restAtEnd bool) bool {
-	if len(tmpl) != len(segs) && !(restAtEnd && len(tmpl) > 0 && len(segs) >= len(tmpl) && tmpl[len(tmpl)-1] == "{path}") {
+	if len(tmpl) != len(segs) && !(restAtEnd && len(tmpl) > 0 && len(segs) >= len(tmpl) && restParam(tmpl[len(tmpl)-1])) {
 		return false
 	}
 	for i, t := range tmpl {

@@ -142,6 +142,13 @@ func (s *Service) List(ctx context.Context, c auth.Caller, orgID string, f Filte
 	return out, err
 }
 
+// CountSites counts the sites of orgID (for members' `sites`: every member but a guest can
+// access each of them).
+func (s *Service) CountSites(ctx context.Context, orgID string) (int, error) {
+	res, err := s.store.Read().ListSites(ctx, orgID, Filter{}, paging.Request{Limit: 0})
+	return res.Count, err
+}
+
 // Get returns a site to a member of its organization.
 func (s *Service) Get(ctx context.Context, c auth.Caller, orgID, id string) (View, error) {
 	tx := s.store.Read()

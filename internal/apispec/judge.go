@@ -121,8 +121,8 @@ func errorShape(a Answer) string {
 }
 
 // leaves turns a validation error into one line per innermost cause: the JSON pointer in
-// the answer, the schema rule (its keyword location) and the reason. A failed anyOf lists
-// the causes of each variant; at most 8 lines are kept.
+// the answer, the schema rule (its keyword location) and the reason. Of a failed anyOf,
+// only the causes of the variant the answer most likely meant are kept (bestVariant).
 type leaf struct{ ptr, text string }
 
 func leaves(err error) []leaf {
@@ -154,11 +154,7 @@ func leaves(err error) []leaf {
 	}
 	walk(ve)
 	sort.Slice(out, func(i, j int) bool { return out[i].text < out[j].text })
-	out = slices.Compact(out)
-	if len(out) > 8 {
-		out = append(out[:8], leaf{"", fmt.Sprintf("and %d more", len(out)-8)})
-	}
-	return out
+	return slices.Compact(out)
 }
 
 func escapePtr(l []string) []string {

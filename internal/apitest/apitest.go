@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"docsd/internal/apispec"
 	"docsd/internal/app"
 	"docsd/internal/auth"
 	"docsd/internal/clock"
@@ -39,6 +40,10 @@ type Env struct {
 	Admin Actor
 	Org   string
 	http  *http.Client
+	// judges judge every answer by the API's specs (judge.go); unjudged turns that off for
+	// an Env from Unjudged.
+	judges   *judges
+	unjudged bool
 }
 
 // Actor is a user with an API token.
@@ -112,7 +117,7 @@ func NewWithConfig(t testing.TB, adjust func(*config.Config)) *Env {
 	adjust(&cfg)
 	fake := clock.NewFake()
 	a := serve(t, cfg, fake)
-	e := &Env{T: t, App: a, URL: a.BaseURL, Clock: fake,
+	e := &Env{T: t, App: a, URL: a.BaseURL, Clock: fake, judges: startJudging(t),
 		http: &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
 	e.Admin = e.NewUser("admin")
 	e.Org = e.NewOrg(e.Admin, "Test Organization")
@@ -127,7 +132,16 @@ func (e *Env) Peer() *Env {
 	cfg := e.App.Config
 	cfg.Addr, cfg.BaseURL = "127.0.0.1:0", ""
 	a := serve(e.T, cfg, e.Clock)
-	return &Env{T: e.T, App: a, URL: a.BaseURL, Clock: e.Clock, Admin: e.Admin, Org: e.Org, http: e.http}
+	return &Env{T: e.T, App: a, URL: a.BaseURL, Clock: e.Clock, Admin: e.Admin, Org: e.Org, http: e.http,
+		judges: e.judges, unjudged: e.unjudged}
+}
+
+// Unjudged returns the env for requests whose answers no spec describes, and which are
+// therefore not judged: raw, non-API paths only (health, metrics, published site HTML).
+func (e *Env) Unjudged() *Env {
+	c := *e
+	c.unjudged = true
+	return &c
 }
 
 // serve opens and starts the program, and arranges its stop.
@@ -254,6 +268,11 @@ func (e *Env) send(actor Actor, method, path, contentType string, rd io.Reader) 
 	data, err := io.ReadAll(res.Body)
 	if err != nil {
 		e.T.Fatalf("%s %s: read body: %v", method, path, err)
+	}
+	if !e.unjudged {
+		// The answer judged is the last one: the client follows redirects.
+		e.judges.judge(e.T, apispec.Answer{Method: res.Request.Method, Path: res.Request.URL.EscapedPath(),
+			Status: res.StatusCode, ContentType: res.Header.Get("Content-Type"), Body: data})
 	}
 	return &Resp{t: e.T, Method: method, Path: path, Status: res.StatusCode, Header: res.Header, Body: data}
 }

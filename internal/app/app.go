@@ -110,6 +110,7 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.ChangeRequests = changereq.NewService(store.ChangeRequests{DB: db}, a.Spaces, a.Content, a.Clock)
 	a.Comments = comment.NewService(store.Comments{DB: db}, a.Spaces, a.ChangeRequests, a.Content, a.Clock)
 	a.Sites = site.NewService(store.Sites{DB: db}, a.Orgs, a.Clock)
+	a.Orgs.SetSiteCounter(a.Sites)
 	if a.Blobs, err = blob.FromConfig(cfg); err != nil {
 		db.Close()
 		return nil, err

@@ -93,6 +93,8 @@ type Tx interface {
 	Insert(ctx context.Context, cr ChangeRequest) (int64, error)
 	// Get finds a change request of a space by its id or by its number (ref in decimal).
 	Get(ctx context.Context, spaceID, ref string) (ChangeRequest, error)
+	// MergedAs finds the change request of a space whose merge made revisionID.
+	MergedAs(ctx context.Context, spaceID, revisionID string) (ChangeRequest, error)
 	// Update stores cr if its revision is still prevRevision; ok is false when another write
 	// moved the change request's revision first.
 	Update(ctx context.Context, cr ChangeRequest, prevRevision string) (ok bool, err error)

@@ -335,7 +335,7 @@ func stamp(pages []contenttree.Page, now time.Time) {
 }
 
 // canWrite checks that the caller may change content through a change request: edit role,
-// and the space not locked (423).
+// and the space not locked (409).
 func (s *Service) canWrite(ctx context.Context, c auth.Caller, spaceID string) (space.View, error) {
 	v, err := s.canEdit(ctx, c, spaceID)
 	if err != nil {

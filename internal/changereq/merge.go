@@ -129,7 +129,7 @@ func (s *Service) UpdateFromHead(ctx context.Context, c auth.Caller, spaceID, re
 	var revID string
 	err = s.store.Write(ctx, now, func(tx Tx) error {
 		rev, _, err := s.content.Commit(ctx, tx.Content(), cr.Revision, changes,
-			content.Meta{SpaceID: spaceID, Type: content.TypeMerge, AuthorID: c.UserID, Parents: []string{cr.Revision, v.Revision}, Working: true}, now)
+			content.Meta{SpaceID: spaceID, Type: content.TypeUpdate, AuthorID: c.UserID, Parents: []string{cr.Revision, v.Revision}, Working: true}, now)
 		if err != nil {
 			return err
 		}

@@ -128,6 +128,17 @@ func (s *Service) Get(ctx context.Context, c auth.Caller, spaceID, ref string) (
 	return s.get(ctx, s.store.Read(), v, ref)
 }
 
+// MergedAs returns the change request whose merge made a merge revision, which the caller
+// has read already (its `mergedFrom`); ok is false when there is none. spaceID is the space
+// the revision was made in, head the current head of the space it is read in.
+func (s *Service) MergedAs(ctx context.Context, spaceID, revisionID, head string) (v View, ok bool, err error) {
+	cr, err := s.store.Read().MergedAs(ctx, spaceID, revisionID)
+	if errors.Is(err, ErrNotFound) {
+		return View{}, false, nil
+	}
+	return View{ChangeRequest: cr, Head: head}, err == nil, err
+}
+
 func (s *Service) get(ctx context.Context, tx Tx, v space.View, ref string) (View, error) {
 	cr, err := tx.Get(ctx, v.ID, ref)
 	if errors.Is(err, ErrNotFound) {

@@ -14,7 +14,7 @@ import (
 )
 
 // CanEdit checks that the caller may change the space's content: 404 without read access,
-// 403 below the edit role, 423 while the space is locked. It returns the space as they see it.
+// 403 below the edit role, 409 while the space is locked. It returns the space as they see it.
 func (s *Service) CanEdit(ctx context.Context, c auth.Caller, spaceID string) (space.View, error) {
 	v, err := s.spaces.RoleOn(ctx, c, spaceID)
 	if err != nil {

@@ -120,7 +120,7 @@ func isHTTPURL(raw string) bool {
 	return ok && (strings.EqualFold(scheme, "http") || strings.EqualFold(scheme, "https"))
 }
 
-// Import fetches the repository and imports its tree into the space (edit role; 423 when the
+// Import fetches the repository and imports its tree into the space (edit role; 409 when the
 // space is locked). Fetch failures answer 400 when the URL or ref is at fault (a forbidden
 // address, no such repository or ref) and 502 when the remote server is.
 func (s *Service) Import(ctx context.Context, c auth.Caller, spaceID string, req Request) (Outcome, error) {

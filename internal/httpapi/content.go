@@ -106,6 +106,20 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, c auth.Call
 	if !withGit(r) {
 		out.DropGit()
 	}
+	if snap.Revision.Type == content.TypeMerge {
+		cr, found, err := s.ChangeRequests.MergedAs(r.Context(), snap.Revision.SpaceID, snap.Revision.ID, v.Revision)
+		if err != nil {
+			return err
+		}
+		if found {
+			w := s.urls.FromChangeRequest(cr)
+			out.MergedFrom = &w
+		} else {
+			// Before the update type existed, a change request's update from the head was
+			// stored as a merge: no change request was merged as it.
+			out.Type = content.TypeUpdate
+		}
+	}
 	// Sites serve a space's current revision: that revision has the space's published
 	// addresses, and no other revision has any.
 	if snap.Revision.ID == v.Revision {

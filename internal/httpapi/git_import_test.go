@@ -88,7 +88,7 @@ func TestGitImport(t *testing.T) {
 		gitImport(e, e.NewUser("git-outsider"), sp, map[string]any{"url": repo.URL, "ref": "main"}).ExpectError(404)
 		locked := newSpace(t, e, e.Admin, e.Org, nil)
 		e.Patch(e.Admin, "/v1/spaces/"+locked, map[string]any{"editMode": "locked"}).Expect(200)
-		gitImport(e, e.Admin, locked, map[string]any{"url": repo.URL, "ref": "main"}).ExpectError(423)
+		gitImport(e, e.Admin, locked, map[string]any{"url": repo.URL, "ref": "main"}).ExpectError(409)
 	})
 }
 

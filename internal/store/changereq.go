@@ -93,6 +93,15 @@ func (t changeReqTx) Get(ctx context.Context, spaceID, ref string) (changereq.Ch
 	return cr, err
 }
 
+func (t changeReqTx) MergedAs(ctx context.Context, spaceID, revisionID string) (changereq.ChangeRequest, error) {
+	cr, err := scanChangeReq(t.q.QueryRow(ctx, `SELECT `+changeReqColumns+changeReqFrom+
+		` WHERE cr.space_id = ? AND cr.revision_merged = ?`, spaceID, revisionID).Scan)
+	if errors.Is(err, ErrNotFound) {
+		return cr, changereq.ErrNotFound
+	}
+	return cr, err
+}
+
 func (t changeReqTx) AddContributor(ctx context.Context, id, userID string) error {
 	_, err := t.q.Exec(ctx, `INSERT INTO change_request_contributors (change_request_id, user_id) VALUES (?, ?)
 		ON CONFLICT (change_request_id, user_id) DO NOTHING`, id, userID)

@@ -22,6 +22,10 @@ type Revision struct {
 	CreatedAt        Time                       `json:"createdAt"`
 	URLs             RevisionURLs               `json:"urls"`
 	Git              *content.GitCommit         `json:"git,omitempty"`
+	// Tags: docsd has no revision tags, so the list is empty.
+	Tags []struct{} `json:"tags"`
+	// MergedFrom is the change request a merge revision merged (set by the handler).
+	MergedFrom *ChangeRequest `json:"mergedFrom,omitempty"`
 }
 
 // RevisionURLs are a revision's URLs; published ones belong to sites, which serve a space's
@@ -64,6 +68,8 @@ type Page struct {
 	NoIndex       *bool                      `json:"noIndex,omitempty"`
 	NoRobotsIndex *bool                      `json:"noRobotsIndex,omitempty"`
 	Git           *contenttree.GitBlob       `json:"git,omitempty"`
+	// Tags are a document's tags: docsd has none, so documents have an empty list.
+	Tags *[]struct{} `json:"tags,omitempty"`
 }
 
 // PageURLs are a page's URLs.
@@ -99,7 +105,7 @@ func (u URLs) FromRevision(spaceID string, snap *content.Snapshot) Revision {
 		vars = map[string]json.RawMessage{}
 	}
 	return Revision{Object: "revision", ID: r.ID, Parents: r.Parents, Type: r.Type, Pages: u.PageTree(spaceID, snap, ""),
-		Files: files, ReusableContents: []struct{}{}, Variables: vars, CreatedAt: Time(r.CreatedAt),
+		Files: files, ReusableContents: []struct{}{}, Tags: []struct{}{}, Variables: vars, CreatedAt: Time(r.CreatedAt),
 		URLs: RevisionURLs{App: u.App("/s/" + Esc(spaceID) + "/~/revisions/" + Esc(r.ID))}, Git: r.Git}
 }
 
@@ -145,6 +151,7 @@ func (u URLs) PageAlone(spaceID string, snap *content.Snapshot, p contenttree.Pa
 		w.Kind = "sheet" // the API's deprecated kind of a document
 		w.URLs = &PageURLs{App: u.App("/s/" + Esc(spaceID) + "/" + path)}
 		w.Description, w.Cover, w.Variables = p.Description, p.Cover, p.Variables
+		w.Tags = &[]struct{}{}
 		layout := pagelayout.Resolve(p.Layout)
 		w.Layout = &layout
 	}

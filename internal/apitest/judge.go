@@ -5,7 +5,6 @@ import (
 	"mime"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -138,4 +137,3 @@ func unrouted(a apispec.Answer) []apispec.Violation {
 	return []apispec.Violation{{Message: fmt.Sprintf("%s %s answered %d, and no operation of the public spec or api/openapi.yaml describes it (want 404 or 405 with an error body)",
 		a.Method, a.Path, a.Status)}}
 }
-

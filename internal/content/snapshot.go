@@ -110,8 +110,12 @@ func (s *Service) decode(ctx context.Context, tx Tx, rev Revision) (*Snapshot, e
 		if err != nil {
 			return nil, fmt.Errorf("content: page record %s of page %s: %w", h, id, err)
 		}
-		snap.Tree.Pages[id] = p
 		snap.markdownHashes[id] = md
+		if rid, ok := reusableID(id); ok {
+			snap.Tree.ReusableContents[rid] = reusableOf(p)
+			continue
+		}
+		snap.Tree.Pages[id] = p
 	}
 	bodies, err = objects(ctx, tx, values(fileHashes))
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"docsd/internal/blob"
 	"docsd/internal/changereq"
 	"docsd/internal/comment"
+	"docsd/internal/computed"
 	"docsd/internal/content"
 	"docsd/internal/gitimport"
 	"docsd/internal/pdfexport"
@@ -48,6 +49,8 @@ type Deps struct {
 	Sites           *site.Service
 	Search          *search.Service
 	PublishedSites  *sitehttp.Handler // readers' side of sites, outside the API
+	// Computed computes content from computed sources; nil supports no source type.
+	Computed *computed.Registry
 	// Ready reports whether the server can serve traffic (the database answers).
 	Ready func(ctx context.Context) error
 	// Generation detects database changes for the GET answer cache (see respcache.go);
@@ -106,6 +109,8 @@ func New(d Deps) *Server {
 	s.spaceRoutes()
 	s.collectionRoutes()
 	s.contentRoutes()
+	s.reusableContentRoutes()
+	s.computedContentRoutes()
 	s.contentLinkRoutes()
 	s.contentImportRoutes()
 	s.gitImportRoutes()

@@ -26,6 +26,7 @@ func (im *importer) document(p, title string) *node {
 	if meta.Problem != "" {
 		im.warnf("%s: %s", p, meta.Problem)
 	}
+	im.warnUnknownTags(p, body)
 	heading, body := splitTitle(body)
 	if title == "" {
 		title = heading

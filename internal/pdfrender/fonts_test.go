@@ -53,6 +53,12 @@ func TestLiquidTag(t *testing.T) {
 		{`  {% endhint %}  `, true, ""},
 		{`{%- tabs -%}`, true, ""},
 		{`{% embed url="https://example.com/v" %}`, true, "https://example.com/v"},
+		{`{% openapi-operation spec="petstore" path="/pets" method="get" %}`, true, ""},
+		{`{% endcolumns %}`, true, ""},
+		{`{% update date="2024-05-01" tags="api" %}`, true, ""},
+		{`{% include "../.gitbook/includes/x.md" %}`, true, ""},
+		{`{% if visitor.claims.plan == "pro" %}`, true, ""},
+		{`{% sparkle colour="gold" %}`, true, ""},
 		{`Text {% hint %}`, false, ""},
 		{`{ not a tag }`, false, ""},
 	}

@@ -1,11 +1,14 @@
 package gitbookimport
 
 import (
+	"encoding/json"
 	"io/fs"
 	"path"
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
 
 	"docsd/internal/markdoc"
 )
@@ -58,7 +61,10 @@ func (im *importer) readIncludes() {
 		title := ""
 		if front := strings.TrimSuffix(string(raw), body); front != "" {
 			if m := frontMatterTitle.FindStringSubmatch(front); m != nil {
-				title = strings.Trim(m[1], `"'`)
+				// The value is YAML (quoted when it holds a colon or quotes).
+				if yaml.Unmarshal([]byte(m[1]), &title) != nil {
+					title = m[1]
+				}
 			}
 		}
 		if title == "" {
@@ -103,9 +109,6 @@ func rewriteIncludes(md, pagePath, from string, includes map[string]bool) string
 // IncludeFile is the file of a reusable content in GitBook's layout: its title in front
 // matter, then its markdown. Reading it back (Import) gives the same title and markdown.
 func IncludeFile(title, markdown string) []byte {
-	quoted := strings.ContainsAny(title, ":#'\"") || strings.TrimSpace(title) != title
-	if quoted {
-		title = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(title) + `"`
-	}
-	return []byte("---\ntitle: " + title + "\n---\n\n" + markdown)
+	quoted, _ := json.Marshal(title) // a JSON string is a YAML string, on one line
+	return []byte("---\ntitle: " + string(quoted) + "\n---\n\n" + markdown)
 }

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -261,6 +262,19 @@ func TestReusableContentRoundTrip(t *testing.T) {
 			t.Errorf("getDocumentById %s differs from the revision's document %s", byID.Body, doc.Body)
 		}
 		e.Get(e.Admin, base+"/documents/"+strings.Repeat("0", 64)).Expect(404)
+		// Another process, with nothing in memory, decodes the same from the database: the
+		// merged head, and the change request's revisions stored as changes.
+		peer := e.Peer()
+		if got := peer.Get(e.Admin, base+"/content/reusable-contents/"+id).Expect(200).Str("document"); got != docID {
+			t.Errorf("another process reads document %s, want %s", got, docID)
+		}
+		pb := peer.Get(e.Admin, base+"/content").Expect(200)
+		if v, _ := pb.Get("reusableContents"); len(v.([]any)) != 2 {
+			t.Errorf("another process reads %s", pb.Body)
+		}
+		if got := peer.Get(e.Admin, crBase+"/content/reusable-contents/"+made0(t, peer, crBase)).Expect(200).Str("title"); got != "Made here" {
+			t.Errorf("another process reads the change request's new reusable content as %q", got)
+		}
 		e.Get(e.NewUser("stranger"), base+"/documents/"+docID).Expect(404)
 	})
 
@@ -406,5 +420,51 @@ func TestComputedContentNamesTheUnsupportedSource(t *testing.T) {
 			e.Post(e.Admin, base+kind, map[string]any{"source": map[string]any{"props": map[string]any{}}, "seed": "s"}).Expect(400).ExpectMessage("source.type")
 			e.Post(e.NewUser("outsider"), base+kind, map[string]any{"source": openapi, "seed": "s"}).Expect(404)
 		})
+	}
+}
+
+// made0 finds the id of the reusable content titled "Made here" in a change request's content.
+func made0(t *testing.T, e *apitest.Env, crBase string) string {
+	t.Helper()
+	v, _ := e.Get(e.Admin, crBase+"/content").Expect(200).Get("reusableContents")
+	for _, rc := range v.([]any) {
+		if m := rc.(map[string]any); m["title"] == "Made here" {
+			return m["id"].(string)
+		}
+	}
+	t.Fatalf("no reusable content titled Made here in %v", v)
+	return ""
+}
+
+// A change request's revisions are stored as changes up to a depth, then whole again: a
+// reusable content edited past that depth reads the same here and from another process.
+func TestReusableContentLongEditChain(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	sp := newSpace(t, e, e.Admin, e.Org, nil)
+	base := "/v1/spaces/" + sp
+	e.Upload(e.Admin, "POST", base+"/content/import", "application/zip", zipOf(t, map[string]string{
+		"README.md": "# Home\n", ".gitbook/includes/n.md": "Edit 0.\n"})).Expect(201)
+	id := e.Get(e.Admin, base+"/content").Expect(200).Str("reusableContents.0.id")
+	crBase := base + "/change-requests/" + newChangeRequest(t, e, e.Admin, sp, "many edits")
+	const edits = 40 // past the 32 revisions stored as changes
+	for i := 1; i <= edits; i++ {
+		e.Patch(e.Admin, crBase+"/reusable-contents/"+id, map[string]any{"markdown": fmt.Sprintf("Edit %d.\n", i)}).Expect(200)
+	}
+	peer := e.Peer()
+	crRev := e.Get(e.Admin, crBase).Expect(200).Str("revision")
+	for _, env := range []*apitest.Env{e, peer} {
+		doc := env.Get(e.Admin, base+"/revisions/"+crRev+"/reusable-contents/"+id+"/document").Expect(200)
+		if !strings.Contains(string(doc.Body), fmt.Sprintf("Edit %d.", edits)) {
+			t.Errorf("%s: the change request's revision: %s", env.URL, doc.Body)
+		}
+	}
+	e.Post(e.Admin, crBase+"/merge", nil).Expect(200)
+	for _, env := range []*apitest.Env{e, peer} {
+		revID := env.Get(e.Admin, base+"/content").Expect(200).Str("id")
+		doc := env.Get(e.Admin, base+"/revisions/"+revID+"/reusable-contents/"+id+"/document").Expect(200)
+		if !strings.Contains(string(doc.Body), fmt.Sprintf("Edit %d.", edits)) {
+			t.Errorf("%s: %s", env.URL, doc.Body)
+		}
 	}
 }

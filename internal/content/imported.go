@@ -129,7 +129,7 @@ func fileID(path string) string { return "f" + digest([]byte(path))[:19] }
 
 // reusableContentID is a reusable content's id from its path in the tree, stable across
 // imports of the same tree as fileID is.
-func reusableContentID(path string) string { return "r" + digest([]byte("include:"+path))[:19] }
+func reusableContentID(path string) string { return "r" + digest([]byte("include:" + path))[:19] }
 
 // coverJSON is the API's cover object for an image in the tree, or at a URL.
 func coverJSON(cover string, y float64, fileIDs map[string]string) json.RawMessage {

@@ -468,3 +468,20 @@ func TestReusableContentLongEditChain(t *testing.T) {
 		}
 	}
 }
+
+// The PDF of content holding every block shows the blocks' content and the reusable content
+// in place, and no tag text.
+func TestEveryGitBookBlockInPDF(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	sp := newSpace(t, e, e.Admin, e.Org, nil)
+	e.Upload(e.Admin, "POST", "/v1/spaces/"+sp+"/content/import", "application/zip", zipOf(t, blocksTree(t))).Expect(201)
+	cr := newChangeRequest(t, e, e.Admin, sp, "Print")
+	url := pdfLink(e, e.Admin, sp, cr, "").Expect(200).Str("url")
+	// The only tag text is the code block's, which prints as written.
+	words := strings.Replace(pdfWords(t, url), "package main // {% hint %} in code stays", "", 1)
+	expectWords(t, words,
+		[]string{"Written once, shown everywhere.", "Left column.", "Right column.", "For pro readers.", "Inside an unknown tag.",
+			"The pets API is out.", "Ask the assistant about pets."},
+		[]string{"{%", "%}", "endhint", "sparkle"})
+}

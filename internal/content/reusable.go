@@ -50,24 +50,6 @@ func (s *Service) ReusableContent(ctx context.Context, snap *Snapshot, id string
 	return r, nil
 }
 
-// ReusableMarkdowns returns the markdown of every reusable content of a snapshot, by id, for
-// showing includes in place.
-func (s *Service) ReusableMarkdowns(ctx context.Context, snap *Snapshot) (map[string]string, error) {
-	hashes := make([]string, 0, len(snap.Tree.ReusableContents))
-	for id := range snap.Tree.ReusableContents {
-		hashes = append(hashes, snap.markdownHashes[reusableKey(id)])
-	}
-	texts, err := s.markdownTexts(ctx, hashes)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]string, len(hashes))
-	for id := range snap.Tree.ReusableContents {
-		out[id] = texts[snap.markdownHashes[reusableKey(id)]]
-	}
-	return out, nil
-}
-
 // ViewReusableContent returns one reusable content of a view with its markdown, reading only
 // its record: an edit in a change request must not load the whole revision. found is false
 // when the view has none with that id.
@@ -146,18 +128,25 @@ func ReusableFileName(r contenttree.ReusableContent) string {
 	return slug + ".md"
 }
 
-// ExpandIncludes shows the snapshot's reusable contents in place of the includes of md.
+// ExpandIncludes shows the snapshot's reusable contents in place of the includes of md. Only
+// the texts the page includes are read (through the markdown cache).
 func (s *Service) ExpandIncludes(ctx context.Context, snap *Snapshot, md string) (string, error) {
 	if len(snap.Tree.ReusableContents) == 0 || !strings.Contains(md, "include") {
 		return md, nil
 	}
-	texts, err := s.ReusableMarkdowns(ctx, snap)
-	if err != nil {
-		return "", err
-	}
-	return markdoc.ExpandIncludes(md, func(p string) (string, bool) {
+	var firstErr error
+	tx := s.store.Read()
+	out := markdoc.ExpandIncludes(md, func(p string) (string, bool) {
 		id := snap.ReusableByPath(p)
-		text, ok := texts[id]
-		return text, ok && id != ""
-	}), nil
+		if id == "" || firstErr != nil {
+			return "", false
+		}
+		text, err := s.markdownText(ctx, tx, snap.markdownHashes[reusableKey(id)])
+		if err != nil {
+			firstErr = err
+			return "", false
+		}
+		return text, true
+	})
+	return out, firstErr
 }

@@ -105,14 +105,16 @@ func (s *Service) Document(ctx context.Context, snap *Snapshot, documentID strin
 // name. Only the name counts, since a page's include is written relative to where the page
 // sits, which moves with it.
 func (snap *Snapshot) ReusableByPath(includePath string) string {
-	name := path.Base(includePath)
-	best := ""
-	for id, r := range snap.Tree.ReusableContents {
-		if ReusableFileName(r) == name && (best == "" || id < best) {
-			best = id
+	snap.includeOnce.Do(func() {
+		snap.includeNames = make(map[string]string, len(snap.Tree.ReusableContents))
+		for id, r := range snap.Tree.ReusableContents {
+			// Two with one name: the smaller id, so the answer never depends on map order.
+			if name := ReusableFileName(r); snap.includeNames[name] == "" || id < snap.includeNames[name] {
+				snap.includeNames[name] = id
+			}
 		}
-	}
-	return best
+	})
+	return snap.includeNames[path.Base(includePath)]
 }
 
 // ReusableFileName is the file a reusable content lives in under .gitbook/includes/: the one

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 
 	"docsd/internal/contenttree"
 )
@@ -22,6 +23,11 @@ type Snapshot struct {
 	pageHashes     map[string]string   // page id → page record hash
 	fileHashes     map[string]string   // file id → file record hash
 	markdownHashes map[string]string   // page id → markdown hash
+
+	// includeNames maps a reusable content's file name to its id, built on first use (see
+	// ReusableByPath).
+	includeOnce  sync.Once
+	includeNames map[string]string
 }
 
 // nodes returns a nodeSource reading through the node cache.

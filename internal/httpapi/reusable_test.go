@@ -482,6 +482,6 @@ func TestEveryGitBookBlockInPDF(t *testing.T) {
 	words := strings.Replace(pdfWords(t, url), "package main // {% hint %} in code stays", "", 1)
 	expectWords(t, words,
 		[]string{"Written once, shown everywhere.", "Left column.", "Right column.", "For pro readers.", "Inside an unknown tag.",
-			"The pets API is out.", "Ask the assistant about pets."},
+			"The pets API is out.", "Ask the assistant about pets.", "2024-05-01 · api,new", "2024-04-01"},
 		[]string{"{%", "%}", "endhint", "sparkle"})
 }

@@ -100,6 +100,16 @@ func changesBetween(old, next *contenttree.Tree) content.Changes {
 	for _, v := range d.Variables {
 		ch.Variables[v.Name] = next.Variables[v.Name] // nil when removed
 	}
+	for id := range old.ReusableContents {
+		if _, ok := next.ReusableContents[id]; !ok {
+			ch.RemoveReusable = append(ch.RemoveReusable, id)
+		}
+	}
+	for id, r := range next.ReusableContents {
+		if q, ok := old.ReusableContents[id]; !ok || q != r {
+			ch.UpsertReusable = append(ch.UpsertReusable, r)
+		}
+	}
 	return ch
 }
 

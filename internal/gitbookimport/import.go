@@ -28,6 +28,8 @@ type Result struct {
 	// Root is the content root's path inside what was imported ("" at its root; "docs" when
 	// .gitbook.yaml moves it), so that a page's Git path can be given from the top.
 	Root string `json:"root,omitempty"`
+	// ReusableContents are the files of .gitbook/includes/, sorted by path.
+	ReusableContents []ReusableContent `json:"reusableContents,omitempty"`
 	// Variables are the space's variables, from .gitbook/vars.yaml.
 	Variables map[string]any `json:"variables,omitempty"`
 	// Commit is the Git commit the tree was read from; nil for an uploaded archive. The
@@ -139,6 +141,7 @@ func Import(fsys fs.FS) (*Result, error) {
 	if len(im.markdown) == 0 {
 		return nil, apperr.Invalidf("import: no markdown page found (a GitBook space has a README.md and .md pages)")
 	}
+	im.readIncludes()
 	im.buildTree()
 	im.result.Pages = flatten(im.roots)
 	// Checked here, where the tree is read within the request, so that a large import is

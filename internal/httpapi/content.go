@@ -11,7 +11,6 @@ import (
 	"docsd/internal/content"
 	"docsd/internal/contenttree"
 	"docsd/internal/evaluate"
-	"docsd/internal/markdoc"
 	"docsd/internal/paging"
 	"docsd/internal/space"
 	"docsd/internal/wire"
@@ -198,7 +197,7 @@ func (s *Server) writePage(w http.ResponseWriter, r *http.Request, v space.View,
 		} else {
 			// Not json.Marshal, which would check the compact output once more before the
 			// answer's own encoding does.
-			if out.Document, err = markdoc.ToDocument(text).MarshalJSON(); err != nil {
+			if out.Document, err = documentOptions(snap).ToDocument(text).MarshalJSON(); err != nil {
 				return err
 			}
 		}

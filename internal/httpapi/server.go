@@ -8,6 +8,7 @@ import (
 	"docsd/internal/blob"
 	"docsd/internal/changereq"
 	"docsd/internal/comment"
+	"docsd/internal/computed"
 	"docsd/internal/content"
 	"docsd/internal/gitimport"
 	"docsd/internal/importrun"
@@ -65,6 +66,8 @@ type Deps struct {
 	PublishedSites  *sitehttp.Handler // readers' side of sites, outside the API
 	// Build identifies this docsd, for GET /v1/.
 	Build buildinfo.Info
+	// Computed computes content from computed sources; nil supports no source type.
+	Computed *computed.Registry
 	// Ready reports whether the server can serve traffic (the database answers).
 	Ready func(ctx context.Context) error
 	// Generation detects database changes for the GET answer cache (see respcache.go);
@@ -127,6 +130,8 @@ func New(d Deps) *Server {
 	s.spaceRoutes()
 	s.collectionRoutes()
 	s.contentRoutes()
+	s.reusableContentRoutes()
+	s.computedContentRoutes()
 	s.contentLinkRoutes()
 	s.contentImportRoutes()
 	s.gitImportRoutes()

@@ -1,7 +1,9 @@
 package wire
 
 import (
+	"cmp"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"docsd/internal/content"
@@ -17,7 +19,7 @@ type Revision struct {
 	Type             string                     `json:"type"`
 	Pages            []Page                     `json:"pages"`
 	Files            []File                     `json:"files"`
-	ReusableContents []struct{}                 `json:"reusableContents"`
+	ReusableContents []RevisionReusableContent  `json:"reusableContents"`
 	Variables        map[string]json.RawMessage `json:"variables"`
 	CreatedAt        Time                       `json:"createdAt"`
 	URLs             RevisionURLs               `json:"urls"`
@@ -105,8 +107,20 @@ func (u URLs) FromRevision(spaceID string, snap *content.Snapshot) Revision {
 		vars = map[string]json.RawMessage{}
 	}
 	return Revision{Object: "revision", ID: r.ID, Parents: r.Parents, Type: r.Type, Pages: u.PageTree(spaceID, snap, ""),
-		Files: files, ReusableContents: []struct{}{}, Tags: []struct{}{}, Variables: vars, CreatedAt: Time(r.CreatedAt),
+		Files: files, ReusableContents: reusableContents(snap), Tags: []struct{}{}, Variables: vars, CreatedAt: Time(r.CreatedAt),
 		URLs: RevisionURLs{App: u.App("/s/" + Esc(spaceID) + "/~/revisions/" + Esc(r.ID))}, Git: r.Git}
+}
+
+// reusableContents lists a revision's reusable contents, sorted by title then id.
+func reusableContents(snap *content.Snapshot) []RevisionReusableContent {
+	out := make([]RevisionReusableContent, 0, len(snap.Tree.ReusableContents))
+	for id, r := range snap.Tree.ReusableContents {
+		out = append(out, FromReusableContent(r, snap.ReusableDocumentID(id)))
+	}
+	slices.SortFunc(out, func(a, b RevisionReusableContent) int {
+		return cmp.Or(cmp.Compare(a.Title, b.Title), cmp.Compare(a.ID, b.ID))
+	})
+	return out
 }
 
 // PageTree converts the pages under parentID ("" for the top level), recursively.
@@ -191,6 +205,9 @@ func (r *Revision) DropGit() {
 	DropPagesGit(r.Pages)
 	for i := range r.Files {
 		r.Files[i].Git = nil
+	}
+	for i := range r.ReusableContents {
+		r.ReusableContents[i].Git = nil
 	}
 }
 

@@ -275,3 +275,6 @@ func (op *Operation) Literals() int {
 	}
 	return n
 }
+
+// Label names the document an operation belongs to: a version of the public spec, or "docsd".
+func (o *Operation) Label() string { return o.doc.Label }

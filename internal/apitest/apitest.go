@@ -512,6 +512,6 @@ func truncate(b []byte) string {
 // Attach speaks to a server the test started itself (on data restored from a backup, say),
 // as admin, whose organization is org.
 func Attach(t testing.TB, a *app.App, admin Actor, org string) *Env {
-	return &Env{T: t, App: a, URL: a.BaseURL, Admin: admin, Org: org,
+	return &Env{T: t, App: a, URL: a.BaseURL, Admin: admin, Org: org, judges: startJudging(t),
 		http: &http.Client{Timeout: 60 * time.Second}}
 }

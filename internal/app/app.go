@@ -12,6 +12,7 @@ import (
 	"docsd/internal/gitfetch"
 	"docsd/internal/gitimport"
 	"docsd/internal/pdfexport"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -28,6 +29,7 @@ import (
 	"docsd/internal/ids"
 	"docsd/internal/jobs"
 	"docsd/internal/org"
+	"docsd/internal/outbox"
 	"docsd/internal/paging"
 	"docsd/internal/search"
 	"docsd/internal/site"
@@ -35,6 +37,8 @@ import (
 	"docsd/internal/sitepub"
 	"docsd/internal/space"
 	"docsd/internal/store"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Options are what a caller may inject besides the configuration.
@@ -61,7 +65,8 @@ type App struct {
 	Search         *search.Service
 	Blobs          blob.Store
 	Cursors        *paging.Codec
-	Jobs           *jobs.Queue // register handlers in Open; the worker loop runs during Serve
+	Jobs           *jobs.Queue    // register handlers in Open; the worker loop runs during Serve
+	Outbox         *outbox.Runner // event consumers, registered in Open, run during Serve
 
 	BaseURL  string
 	listener net.Listener
@@ -117,7 +122,16 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.PDF = pdfexport.NewService(a.Content, a.ChangeRequests, a.Blobs, []byte(pdfKey), a.Clock, cfg.PDFMaxPages)
 	a.Search = search.NewService(store.NewSearches(db), a.Content, a.Clock, a.Log)
 	a.Jobs.Register(search.IndexJob, a.Search.HandleJob)
-	db.OnHeadMoved(a.Search.RefreshInline)
+	a.Outbox = outbox.New(store.Outbox{DB: db}, a.Clock, a.Log, outbox.Options{})
+	if err := a.Outbox.Register(ctx, search.Consumer, a.Search.HandleEvents); err != nil {
+		db.Close()
+		return nil, err
+	}
+	db.OnEventsWritten(a.Outbox.Wake)
+	a.Jobs.Every(outboxPruneJob, time.Hour, func(ctx context.Context, _ json.RawMessage) error {
+		_, err := a.Outbox.Prune(ctx, cfg.OutboxRetention)
+		return err
+	})
 	return a, nil
 }
 
@@ -139,9 +153,8 @@ func (a *App) Listen() error {
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
 			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}},
 	}
-	if a.DB.Engine == store.SQLite {
-		deps.Generation = a.DB.Generation
-	}
+	deps.Generation = a.DB.Generation
+	deps.Collectors = []prometheus.Collector{a.Outbox.Metrics()}
 	api := httpapi.New(deps)
 	a.http = &http.Server{
 		Handler:           api,
@@ -165,6 +178,11 @@ func (a *App) Addr() string { return a.listener.Addr().String() }
 // requests and running jobs.
 func (a *App) Serve(ctx context.Context) error {
 	a.Jobs.Start(ctx)
+	a.Outbox.Start(ctx)
+	defer a.Outbox.Stop()
+	listenCtx, stopListening := context.WithCancel(ctx)
+	defer stopListening()
+	go a.DB.ListenEvents(listenCtx, a.Outbox.Wake)
 	errc := make(chan error, 1)
 	go func() { errc <- a.http.Serve(a.listener) }()
 	select {
@@ -187,6 +205,9 @@ func (a *App) Serve(ctx context.Context) error {
 	}
 	return err
 }
+
+// outboxPruneJob is the periodic job that deletes events older than the retention period.
+const outboxPruneJob = "outbox.prune"
 
 // Close releases the database.
 func (a *App) Close() error { return a.DB.Close() }

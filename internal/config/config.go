@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Config is everything the server and the admin commands need to know.
@@ -36,6 +37,8 @@ type Config struct {
 	// SQLiteSynchronous is SQLite's synchronous setting (off, normal, full, extra): what an
 	// acknowledged write survives. Ignored on PostgreSQL.
 	SQLiteSynchronous string
+	// OutboxRetention is how long events are kept in the outbox before they are pruned.
+	OutboxRetention time.Duration
 }
 
 // Defaults are the values used when neither a flag nor the environment sets one.
@@ -52,6 +55,7 @@ func Defaults() Config {
 		PDFMaxPages:        2000,
 
 		SQLiteSynchronous: "full",
+		OutboxRetention:   7 * 24 * time.Hour,
 	}
 }
 
@@ -64,6 +68,7 @@ type Flags struct {
 	logLevel     string
 	allowPrivate string
 	importSync   string
+	retention    string
 	blob         blobFlags
 }
 
@@ -88,6 +93,7 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	fs.StringVar(&c.CPUProfile, "cpu-profile", env("DOCSD_CPU_PROFILE", ""), "write a CPU profile of the serving run to this file, for go tool pprof (DOCSD_CPU_PROFILE)")
 	fs.StringVar(&f.importSync, "import-sync-pages", env("DOCSD_IMPORT_SYNC_PAGES", strconv.Itoa(c.ImportSyncPages)), "most pages an uploaded archive import commits within its request; larger ones run as a job (DOCSD_IMPORT_SYNC_PAGES)")
 	fs.StringVar(&c.SQLiteSynchronous, "sqlite-synchronous", env("DOCSD_SQLITE_SYNCHRONOUS", c.SQLiteSynchronous), "SQLite's synchronous setting: full (an acknowledged write survives a power loss), normal (it survives a crash of docsd, not of the machine), extra or off (DOCSD_SQLITE_SYNCHRONOUS)")
+	fs.StringVar(&f.retention, "outbox-retention", env("DOCSD_OUTBOX_RETENTION", c.OutboxRetention.String()), "how long events stay in the outbox before they are pruned, as a Go duration such as 168h (DOCSD_OUTBOX_RETENTION)")
 	f.addBlobFlags(env)
 	return f
 }
@@ -115,6 +121,9 @@ func (f *Flags) Parse(args []string) (Config, error) {
 	c.FetchAllowPrivate = b
 	if c.ImportSyncPages, err = strconv.Atoi(f.importSync); err != nil || c.ImportSyncPages < 0 {
 		return *c, fmt.Errorf("import-sync-pages: want a whole number of pages, 0 or more, got %q", f.importSync)
+	}
+	if c.OutboxRetention, err = time.ParseDuration(f.retention); err != nil || c.OutboxRetention <= 0 {
+		return *c, fmt.Errorf("outbox-retention: want a positive duration such as 168h, got %q", f.retention)
 	}
 	if err := f.parseBlob(); err != nil {
 		return *c, err

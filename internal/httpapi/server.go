@@ -26,6 +26,8 @@ import (
 	"docsd/internal/sitehttp"
 	"docsd/internal/space"
 	"docsd/internal/wire"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Deps are what the HTTP layer needs from the rest of the program.
@@ -53,6 +55,8 @@ type Deps struct {
 	// Generation detects database changes for the GET answer cache (see respcache.go);
 	// nil disables the cache.
 	Generation generationFunc
+	// Collectors are other components' metrics, shown at /metrics beside the server's own.
+	Collectors []prometheus.Collector
 }
 
 // Server routes requests to handlers.
@@ -82,6 +86,7 @@ func New(d Deps) *Server {
 	s := &Server{Deps: d, log: d.Log, mux: http.NewServeMux(), maxBody: d.MaxBodyBytes,
 		urls: wire.URLs{Base: d.BaseURL}, metrics: newMetrics(), cache: newResponseCache(), tokenGens: newTokenGenerations(),
 		requestIDs: newRequestIDs()}
+	s.metrics.registry.MustRegister(d.Collectors...)
 	s.register("GET /metrics", s.metrics.handler())
 	s.register("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})

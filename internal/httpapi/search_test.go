@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"docsd/internal/apitest"
-	"docsd/internal/outbox"
 	"docsd/internal/auth"
+	"docsd/internal/outbox"
 	"docsd/internal/search"
 	"docsd/internal/store"
 )

@@ -142,8 +142,8 @@ func readEvents(ctx context.Context, query func(context.Context, string, ...any)
 func (o Outbox) ClaimEvents(ctx context.Context, consumer, owner string, now time.Time, lease time.Duration, limit int) (outbox.Claim, bool, error) {
 	// Idle consumers only read: no write lock is taken while there is nothing to do.
 	var pending int
-	err := o.DB.Read().QueryRow(ctx, `SELECT COUNT(*) FROM outbox_events
-		WHERE seq > (SELECT seq FROM outbox_cursors WHERE consumer = ?)`, consumer).Scan(&pending)
+	err := o.DB.Read().QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM outbox_events
+		WHERE seq > (SELECT seq FROM outbox_cursors WHERE consumer = ?) LIMIT 1) AS next`, consumer).Scan(&pending)
 	if err != nil || pending == 0 {
 		return nil, false, err
 	}

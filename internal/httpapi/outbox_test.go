@@ -150,6 +150,11 @@ func TestOutboxSearchConsumerProcessesEachEventOnceAcrossInstances(t *testing.T)
 	e := apitest.New(t)
 	peer := e.Peer()
 	sp, _ := crSpace(t, e)
+	// The race below is between explicit runs on both instances; the background runners
+	// are stopped (each waits for its batch in progress) so that none is still counting
+	// earlier events when the count starts.
+	e.App.Outbox.Stop()
+	peer.App.Outbox.Stop()
 	e.RunDue()
 	processed := func() float64 {
 		return outboxMetric(t, e, "docsd_outbox_processed_events_total", search.Consumer) +
@@ -159,8 +164,8 @@ func TestOutboxSearchConsumerProcessesEachEventOnceAcrossInstances(t *testing.T)
 
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
-	// Besides both servers' background runners, both instances are asked to run at once,
-	// again and again, while changes land.
+	// Both instances are asked to run, twice each at once, again and again, while changes
+	// land.
 	for _, env := range []*apitest.Env{e, peer, e, peer} {
 		wg.Add(1)
 		go func() {
@@ -306,5 +311,32 @@ func TestOutboxLagMetrics(t *testing.T) {
 	}
 	if got := outboxMetric(t, e, "docsd_outbox_pending_events", "test-flaky"); got != 0 {
 		t.Errorf("%v pending after a success", got)
+	}
+}
+
+// On PostgreSQL, a write through one instance wakes the consumers of another at once
+// (LISTEN/NOTIFY), well before their poll.
+func TestOutboxNotifiesOtherInstances(t *testing.T) {
+	t.Parallel()
+	if apitest.Engine() != "postgres" {
+		t.Skip("instances on one SQLite file learn of each other's events by polling")
+	}
+	e := apitest.New(t)
+	peer := e.Peer()
+	sp, _ := crSpace(t, e)
+	e.RunDue()
+	peer.App.Outbox.Stop()             // only e's background runner is left to process events
+	time.Sleep(200 * time.Millisecond) // e's listener is connected by now
+	before := outboxMetric(t, e, "docsd_outbox_processed_events_total", search.Consumer)
+	mergeEdit(t, peer, sp, "p1", "Written through the peer.\n")
+	deadline := time.Now().Add(time.Second) // the poll is every 5 s
+	for outboxMetric(t, e, "docsd_outbox_pending_events", search.Consumer) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the other instance's consumer was not woken by the write")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := outboxMetric(t, e, "docsd_outbox_processed_events_total", search.Consumer) - before; got == 0 {
+		t.Error("the events were processed, but not by the instance that was woken")
 	}
 }

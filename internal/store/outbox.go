@@ -334,11 +334,14 @@ func (db *DB) ListenEvents(ctx context.Context, wake func()) {
 	}
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
-		err := db.listen(ctx, wake)
+		if listened := db.listen(ctx, wake); listened {
+			backoff = 100 * time.Millisecond
+		}
 		if ctx.Err() != nil {
 			return
 		}
-		_ = err // the next poll covers the gap; reconnect after a pause
+		// The connection failed or broke: the consumers' poll covers the gap; reconnect
+		// after a pause.
 		select {
 		case <-ctx.Done():
 			return
@@ -349,18 +352,20 @@ func (db *DB) ListenEvents(ctx context.Context, wake func()) {
 	}
 }
 
-func (db *DB) listen(ctx context.Context, wake func()) error {
+// listen waits for notifications on one connection until it fails or ctx ends; listened
+// says whether it got as far as listening.
+func (db *DB) listen(ctx context.Context, wake func()) (listened bool) {
 	conn, err := pgx.Connect(ctx, db.dsn)
 	if err != nil {
-		return err
+		return false
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	if _, err := conn.Exec(ctx, `LISTEN `+notifyChannel); err != nil {
-		return err
+		return false
 	}
 	for {
 		if _, err := conn.WaitForNotification(ctx); err != nil {
-			return err
+			return true
 		}
 		wake()
 	}

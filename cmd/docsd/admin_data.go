@@ -15,27 +15,14 @@ import (
 	"docsd/internal/store"
 )
 
-// exitCode is an error whose command should end with that exit status: 1 when check found
-// problems, as opposed to 2 when a command could not do its work.
-type exitCode int
-
-func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
-
-// problemsFound is check's answer when problems are left.
+// problemsFound is check's answer when problems are left; like any failure while running, it
+// ends docsd with exit status 1.
 type problemsFound struct{ n int }
 
 func (p problemsFound) Error() string { return fmt.Sprintf("check: %d problems left", p.n) }
-func (p problemsFound) As(target any) bool {
-	if t, ok := target.(*exitCode); ok {
-		*t = 1
-		return true
-	}
-	return false
-}
 
 // adminData runs the commands that look after the data itself: backup, restore and check.
-func adminData(ctx context.Context, sub string, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	flags := config.NewFlags("docsd admin "+sub, getenv, stderr)
+func adminData(ctx context.Context, sub string, flags *config.Flags, args []string, stdout, stderr io.Writer) error {
 	fs := flags.FlagSet
 	var dir string
 	var force, repair bool

@@ -106,6 +106,9 @@ func NewWithConfig(t testing.TB, adjust func(*config.Config)) *Env {
 	cfg.DataDir = t.TempDir()
 	cfg.DatabaseURL = DatabaseURL(t)
 	cfg.FetchAllowPrivate = true
+	// Limits every request passes through, set so high that no test meets one by chance;
+	// tests of the limits set their own.
+	cfg.RateLimitToken, cfg.RateLimitAddress, cfg.RateLimitExpensive = 1e9, 1e9, 1e9
 	adjust(&cfg)
 	fake := clock.NewFake()
 	a := serve(t, cfg, fake)

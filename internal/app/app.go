@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"docsd/internal/account"
+	"docsd/internal/buildinfo"
 	"docsd/internal/clock"
 	"docsd/internal/config"
 	"docsd/internal/httpapi"
@@ -31,14 +32,13 @@ import (
 	"docsd/internal/org"
 	"docsd/internal/outbox"
 	"docsd/internal/paging"
+	"docsd/internal/ratelimit"
 	"docsd/internal/search"
 	"docsd/internal/site"
 	"docsd/internal/sitehttp"
 	"docsd/internal/sitepub"
 	"docsd/internal/space"
 	"docsd/internal/store"
-
-	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Options are what a caller may inject besides the configuration.
@@ -67,6 +67,10 @@ type App struct {
 	Cursors        *paging.Codec
 	Jobs           *jobs.Queue    // register handlers in Open; the worker loop runs during Serve
 	Outbox         *outbox.Runner // event consumers, registered in Open, run during Serve
+
+	// RateLimiter counts requests for the configured limits; on PostgreSQL its counts are
+	// shared by every process of the fleet.
+	RateLimiter *ratelimit.Limiter
 
 	BaseURL  string
 	listener net.Listener
@@ -112,7 +116,8 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	}
 	a.Jobs.Register(space.PurgeJob, a.Spaces.HandlePurge)
 	a.GitImport = gitimport.NewService(a.Content, a.Blobs, a.Jobs,
-		gitfetch.Options{Fetch: fetch.FromConfig(cfg)}, cfg.GitImportSyncPages)
+		gitfetch.Options{Fetch: fetch.FromConfig(cfg), Gate: fetch.NewGate(cfg.FetchMaxConcurrent, fetch.DefaultGateWait)},
+		cfg.GitImportSyncPages)
 	a.Jobs.Register(gitimport.JobKind, a.GitImport.HandleJob)
 	pdfKey, err := db.Setting(ctx, "pdf_link_key", ids.Secret)
 	if err != nil {
@@ -132,6 +137,11 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		_, err := a.Outbox.Prune(ctx, cfg.OutboxRetention)
 		return err
 	})
+	var counts ratelimit.Store
+	if db.Engine == store.Postgres {
+		counts = store.RateWindows{DB: db}
+	}
+	a.RateLimiter = ratelimit.New(a.Clock.Now, counts)
 	return a, nil
 }
 
@@ -145,16 +155,20 @@ func (a *App) Listen() error {
 	a.listener = ln
 	a.BaseURL = a.Config.BaseURLFor(ln.Addr().String())
 	deps := httpapi.Deps{
-		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, Cursors: a.Cursors,
+		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, BodyMemoryBytes: a.Config.BodyMemoryBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
 		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
-		PDF: a.PDF, ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
+		PDF: a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
 		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
 			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}},
 	}
+	deps.Collectors = a.metricCollectors()
 	deps.Generation = a.DB.Generation
-	deps.Collectors = []prometheus.Collector{a.Outbox.Metrics()}
+	if c := a.Config; c.RateLimitToken > 0 || c.RateLimitAddress > 0 || c.RateLimitExpensive > 0 {
+		deps.RateLimiter = a.RateLimiter
+		deps.RateLimits = httpapi.RateLimits{Token: c.RateLimitToken, Address: c.RateLimitAddress, Expensive: c.RateLimitExpensive}
+	}
 	api := httpapi.New(deps)
 	a.http = &http.Server{
 		Handler:           api,
@@ -183,6 +197,7 @@ func (a *App) Serve(ctx context.Context) error {
 	listenCtx, stopListening := context.WithCancel(ctx)
 	defer stopListening()
 	go a.DB.ListenEvents(listenCtx, a.Outbox.Wake)
+	go a.RateLimiter.Run(ctx, time.Second, func(err error) { a.Log.Warn("rate limit counts not shared", "err", err) })
 	errc := make(chan error, 1)
 	go func() { errc <- a.http.Serve(a.listener) }()
 	select {

@@ -2,6 +2,7 @@ package changereq
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"time"
 
@@ -10,7 +11,9 @@ import (
 	"docsd/internal/content"
 	"docsd/internal/contenttree"
 	"docsd/internal/ids"
+	"docsd/internal/markdoc"
 	"docsd/internal/opt"
+	"docsd/internal/pagelayout"
 	"docsd/internal/space"
 	"docsd/internal/validate"
 )
@@ -35,12 +38,32 @@ type PageEdit struct {
 	Markdown    opt.Field[string]
 	Parent      opt.Field[string]
 	Position    opt.Field[int]
+	// Layout is the API's layout as JSON: a preset, some options (the others are kept), or
+	// null (the defaults); nil when absent. Documents only.
+	Layout json.RawMessage
 }
 
 // EditResult names the page edited and the change request's new revision.
 type EditResult struct {
 	PageID   string
 	Revision string
+}
+
+// takeTitle treats markdown that starts with a "# Title" line as an import does: the line is
+// the page's title, not a line of its body. A title the edit gives explicitly wins over the
+// heading, as a SUMMARY.md title does on import; the heading leaves the body either way.
+func (e *PageEdit) takeTitle() {
+	if !e.Markdown.Set || e.Markdown.Null {
+		return
+	}
+	title, body := markdoc.SplitTitle(e.Markdown.Value)
+	if title == "" {
+		return
+	}
+	e.Markdown.Value = body
+	if !e.Title.Set || e.Title.Null {
+		e.Title = opt.Field[string]{Set: true, Value: title}
+	}
 }
 
 func (e PageEdit) validate() error {
@@ -79,6 +102,7 @@ func value(f opt.Field[string]) string {
 
 // CreatePage adds a page to the change request's content.
 func (s *Service) CreatePage(ctx context.Context, c auth.Caller, spaceID, ref string, e PageEdit) (EditResult, error) {
+	e.takeTitle()
 	if err := e.validate(); err != nil {
 		return EditResult{}, err
 	}
@@ -99,6 +123,7 @@ func (s *Service) CreatePage(ctx context.Context, c auth.Caller, spaceID, ref st
 // UpdatePage changes a page of the change request's content: its fields, and its place when
 // parent or position are given.
 func (s *Service) UpdatePage(ctx context.Context, c auth.Caller, spaceID, ref, pageID string, e PageEdit) (EditResult, error) {
+	e.takeTitle()
 	if err := e.validate(); err != nil {
 		return EditResult{}, err
 	}
@@ -159,6 +184,16 @@ func apply(v *content.View, p contenttree.Page, e PageEdit) (contenttree.Page, e
 	}
 	if e.Emoji.Set {
 		p.Emoji = value(e.Emoji)
+	}
+	if e.Layout != nil {
+		if p.Kind != contenttree.KindDocument {
+			return p, apperr.Invalidf("layout: only document pages have a layout (this page is a %s)", p.Kind)
+		}
+		layout, err := pagelayout.Edit("layout", p.Layout, e.Layout)
+		if err != nil {
+			return p, err
+		}
+		p.Layout = layout
 	}
 	if e.Markdown.Set {
 		p.Markdown = value(e.Markdown)

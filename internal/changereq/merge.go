@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"strings"
+	"time"
 
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
@@ -21,7 +23,19 @@ const (
 )
 
 // mergeAttempts bounds how often a merge is redone when the space's head moved meanwhile.
-const mergeAttempts = 3
+// Merges of one space are serialised within a process (Service.merging), so the head moves
+// under a merge only through another process, an import, or a restore: each retry loses at
+// most to the writes that landed during one merge. With a pause that grows between attempts,
+// 16 attempts outlast any realistic fleet merging into one space at once.
+const mergeAttempts = 16
+
+// mergeRetryPause is the first pause before a merge is redone; it doubles with each attempt
+// (up to mergeRetryPauseMax) and is drawn at random from its upper half, so that processes
+// that lost to each other do not collide again in step.
+const (
+	mergeRetryPause    = 2 * time.Millisecond
+	mergeRetryPauseMax = 200 * time.Millisecond
+)
 
 // merge3 merges ours and theirs against base, or answers 409 naming the pages in conflict. It
 // returns the changes that turn ours into the result.
@@ -132,11 +146,26 @@ func (s *Service) UpdateFromHead(ctx context.Context, c auth.Caller, spaceID, re
 
 // Merge merges the change request into the space: a merge revision of the head and the
 // change request's content, against its merge base, which becomes the head by compare-and-
-// swap. When another write moves the head first, the merge is redone on the new head a few
-// times before answering 409.
+// swap. Merges into one space wait for one another in this process; when a write elsewhere
+// (another process, an import) moves the head first, the merge is redone on the new head, so
+// that concurrent merges that do not conflict all succeed. 409 is for real conflicts, and for
+// a head that kept moving through every attempt.
 func (s *Service) Merge(ctx context.Context, c auth.Caller, spaceID, ref string) (string, error) {
-	var err error
+	unlock, err := s.merging.Lock(ctx, spaceID)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	pause := mergeRetryPause
 	for attempt := 0; attempt < mergeAttempts; attempt++ {
+		if attempt > 0 {
+			select {
+			case <-time.After(pause/2 + rand.N(pause/2+1)):
+			case <-ctx.Done():
+				return "", ctx.Err()
+			}
+			pause = min(2*pause, mergeRetryPauseMax)
+		}
 		var rev string
 		rev, err = s.mergeOnce(ctx, c, spaceID, ref)
 		if !errors.Is(err, errHeadMoved) {

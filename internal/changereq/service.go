@@ -11,6 +11,7 @@ import (
 	"docsd/internal/clock"
 	"docsd/internal/content"
 	"docsd/internal/ids"
+	"docsd/internal/keylock"
 	"docsd/internal/opt"
 	"docsd/internal/paging"
 	"docsd/internal/richtext"
@@ -24,6 +25,7 @@ type Service struct {
 	spaces  *space.Service
 	content *content.Service
 	clock   clock.Clock
+	merging keylock.Set // spaces a merge is running in, so merges of one space take turns
 }
 
 // NewService returns the change request service.

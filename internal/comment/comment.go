@@ -7,6 +7,7 @@ package comment
 import (
 	"context"
 	"errors"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -30,6 +31,8 @@ const (
 	// EmojiMax is the longest reaction, in characters: enough for joined emoji sequences
 	// (families, flags, skin tones), far too short for text.
 	EmojiMax = 16
+	// EmojiCodeMax is the longest reaction written as codepoints: the API's Emoji maxLength.
+	EmojiCodeMax = 50
 	// ReactionsMax bounds addedReactions and removedReactions in one request.
 	ReactionsMax = 20
 	// AuthorsMax bounds the authors filter of a list.
@@ -198,17 +201,45 @@ func checkEmoji(field, s string) error {
 	return nil
 }
 
-// checkReactions validates the emoji lists of an update: bounded, each an emoji, and no
-// emoji both added and removed.
-func checkReactions(added, removed []string) error {
+// codepoints matches an emoji written as hexadecimal Unicode codepoints, as the API's Emoji
+// allows ("1f44d", "1f44d-1f3fd", "1f468-200d-1f469-200d-1f467"; "U+" prefixes accepted).
+var codepoints = regexp.MustCompile(`^(?:[Uu]\+)?[0-9A-Fa-f]{1,6}(?:[-_ ](?:[Uu]\+)?[0-9A-Fa-f]{1,6})*$`)
+
+// normalizeEmoji returns the emoji s names as characters, the one form reactions are stored,
+// compared and answered in, so that "1f44d" and "👍" are the same reaction. s is an emoji
+// given as characters or as codepoints; anything else is refused, naming field.
+func normalizeEmoji(field, s string) (string, error) {
+	if len(s) <= EmojiCodeMax && codepoints.MatchString(s) {
+		var b strings.Builder
+		for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == '_' || r == ' ' }) {
+			part = strings.TrimPrefix(strings.TrimPrefix(part, "U+"), "u+")
+			n, _ := strconv.ParseUint(part, 16, 32)
+			if n > unicode.MaxRune || n >= 0xD800 && n <= 0xDFFF {
+				return "", apperr.Invalidf("%s: %q is not an emoji (codepoint %s is not a Unicode character)", field, s, part)
+			}
+			b.WriteRune(rune(n))
+		}
+		if err := checkEmoji(field, b.String()); err != nil {
+			return "", apperr.Invalidf("%s: %q is not an emoji (as codepoints it reads %q; give one emoji, e.g. 1f44d or 👍)", field, s, b.String())
+		}
+		return b.String(), nil
+	}
+	return s, checkEmoji(field, s)
+}
+
+// normalizeReactions validates the emoji lists of an update and puts them in their stored
+// form (see normalizeEmoji): bounded, each an emoji, and no emoji both added and removed.
+func normalizeReactions(added, removed []string) error {
 	for field, list := range map[string][]string{"addedReactions": added, "removedReactions": removed} {
 		if len(list) > ReactionsMax {
 			return apperr.Invalidf("%s: at most %d emoji per request (got %d)", field, ReactionsMax, len(list))
 		}
 		for i, e := range list {
-			if err := checkEmoji(field+"["+strconv.Itoa(i)+"]", e); err != nil {
+			norm, err := normalizeEmoji(field+"["+strconv.Itoa(i)+"]", e)
+			if err != nil {
 				return err
 			}
+			list[i] = norm
 		}
 	}
 	for _, a := range added {

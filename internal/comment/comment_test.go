@@ -22,6 +22,25 @@ func TestCheckEmoji(t *testing.T) {
 	}
 }
 
+func TestNormalizeEmoji(t *testing.T) {
+	for in, want := range map[string]string{
+		"👍": "👍", "1f44d": "👍", "1F44D": "👍", "U+1F44D": "👍", "1f44d-1f3fd": "👍🏽",
+		"1f468-200d-1f469-200d-1f467": "👨\u200d👩\u200d👧", "2764-fe0f": "❤️", "31-fe0f-20e3": "1️⃣",
+		"1f1eb-1f1f7": "🇫🇷",
+	} {
+		got, err := normalizeEmoji("e", in)
+		if err != nil || got != want {
+			t.Errorf("%q: %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"1", "41", "d800", "110000", "1f44d-", "-1f44d", "1f44d--1f44d", "ok", "1f44dz",
+		strings.Repeat("1f44d-", 9) + "1f44d"} {
+		if got, err := normalizeEmoji("e", bad); err == nil || !strings.Contains(err.Error(), "e:") {
+			t.Errorf("%q accepted as %q (%v)", bad, got, err)
+		}
+	}
+}
+
 func TestBodyMarkdown(t *testing.T) {
 	for raw, want := range map[string]string{`{"markdown":"hi"}`: "hi", ` {"markdown":"**x**"} `: "**x**"} {
 		got, err := BodyMarkdown("body", json.RawMessage(raw))

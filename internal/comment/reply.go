@@ -94,7 +94,7 @@ func (s *Service) UpdateReply(ctx context.Context, c auth.Caller, sc Scope, comm
 	if u.Resolved != nil {
 		return ReplyView{}, apperr.Invalidf("resolved: a reply has no status; resolve or reopen its comment %s instead", commentID)
 	}
-	if err := checkUpdate(u); err != nil {
+	if err := checkUpdate(&u); err != nil {
 		return ReplyView{}, err
 	}
 	p, err := s.resolve(ctx, c, sc)

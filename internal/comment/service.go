@@ -3,6 +3,7 @@ package comment
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"docsd/internal/apperr"
@@ -192,7 +193,7 @@ func (s *Service) Post(ctx context.Context, c auth.Caller, sc Scope, in Post) (V
 // Update edits a comment's body (its author), resolves or reopens it, and adds or removes
 // the caller's reactions (the comment role).
 func (s *Service) Update(ctx context.Context, c auth.Caller, sc Scope, id string, u Update) (View, error) {
-	if err := checkUpdate(u); err != nil {
+	if err := checkUpdate(&u); err != nil {
 		return View{}, err
 	}
 	p, err := s.resolve(ctx, c, sc)
@@ -256,14 +257,16 @@ func (s *Service) Delete(ctx context.Context, c auth.Caller, sc Scope, id string
 	})
 }
 
-// checkUpdate validates an update's body and reactions.
-func checkUpdate(u Update) error {
+// checkUpdate validates an update's body and reactions, putting the reactions' emoji in the
+// form they are stored in.
+func checkUpdate(u *Update) error {
 	if u.Body != nil {
 		if err := checkBody("body.markdown", *u.Body); err != nil {
 			return err
 		}
 	}
-	return checkReactions(u.AddedReactions, u.RemovedReactions)
+	u.AddedReactions, u.RemovedReactions = slices.Clone(u.AddedReactions), slices.Clone(u.RemovedReactions)
+	return normalizeReactions(u.AddedReactions, u.RemovedReactions)
 }
 
 // checkAllowed checks each part of an update against the caller's rights: the body is the

@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -19,33 +18,21 @@ type BlobS3 struct {
 	PathStyle bool   // endpoint/bucket/key addressing, which most self-hosted stores want
 }
 
-// blobFlags holds the boolean settings as text until Parse, as the other booleans do.
-type blobFlags struct {
-	useTLS, pathStyle string
-}
-
 func (f *Flags) addBlobFlags(env func(key, def string) string) {
 	fs, b := f.FlagSet, &f.cfg.BlobS3
 	fs.StringVar(&b.Endpoint, "blob-s3-endpoint", env("DOCSD_BLOB_S3_ENDPOINT", ""), "S3-compatible endpoint host[:port] for file bytes (DOCSD_BLOB_S3_ENDPOINT)")
 	fs.StringVar(&b.Bucket, "blob-s3-bucket", env("DOCSD_BLOB_S3_BUCKET", ""), "bucket for file bytes; empty keeps them in the data directory; keys come from DOCSD_BLOB_S3_ACCESS_KEY and DOCSD_BLOB_S3_SECRET_KEY (DOCSD_BLOB_S3_BUCKET)")
 	fs.StringVar(&b.Prefix, "blob-s3-prefix", env("DOCSD_BLOB_S3_PREFIX", ""), "key prefix inside the bucket (DOCSD_BLOB_S3_PREFIX)")
 	fs.StringVar(&b.Region, "blob-s3-region", env("DOCSD_BLOB_S3_REGION", ""), "bucket region; empty asks the store (DOCSD_BLOB_S3_REGION)")
-	fs.StringVar(&f.blob.useTLS, "blob-s3-use-tls", env("DOCSD_BLOB_S3_USE_TLS", strconv.FormatBool(b.UseTLS)), "use https to the S3 endpoint (DOCSD_BLOB_S3_USE_TLS)")
-	fs.StringVar(&f.blob.pathStyle, "blob-s3-path-style", env("DOCSD_BLOB_S3_PATH_STYLE", "false"), "address buckets as endpoint/bucket (DOCSD_BLOB_S3_PATH_STYLE)")
+	f.boolVar(&b.UseTLS, "blob-s3-use-tls", "DOCSD_BLOB_S3_USE_TLS", "use https to the S3 endpoint; --blob-s3-use-tls=false for http (DOCSD_BLOB_S3_USE_TLS)")
+	f.boolVar(&b.PathStyle, "blob-s3-path-style", "DOCSD_BLOB_S3_PATH_STYLE", "address buckets as endpoint/bucket (DOCSD_BLOB_S3_PATH_STYLE)")
 	b.AccessKey = f.getenv("DOCSD_BLOB_S3_ACCESS_KEY")
 	b.SecretKey = f.getenv("DOCSD_BLOB_S3_SECRET_KEY")
 }
 
-// parseBlob reads the boolean flags and validates the S3 settings.
+// parseBlob validates the S3 settings.
 func (f *Flags) parseBlob() error {
 	b := &f.cfg.BlobS3
-	var err error
-	if b.UseTLS, err = strconv.ParseBool(f.blob.useTLS); err != nil {
-		return fmt.Errorf("blob-s3-use-tls: want true or false, got %q", f.blob.useTLS)
-	}
-	if b.PathStyle, err = strconv.ParseBool(f.blob.pathStyle); err != nil {
-		return fmt.Errorf("blob-s3-path-style: want true or false, got %q", f.blob.pathStyle)
-	}
 	if b.Bucket == "" {
 		if b.Endpoint != "" {
 			return fmt.Errorf("blob-s3-bucket: required with blob-s3-endpoint")

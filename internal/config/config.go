@@ -3,11 +3,14 @@
 package config
 
 import (
+	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"strconv"
@@ -17,15 +20,28 @@ import (
 
 // Config is everything the server and the admin commands need to know.
 type Config struct {
-	Addr              string     // listen address
-	DataDir           string     // where SQLite and local file bytes live
-	DatabaseURL       string     // postgres://… or a SQLite path; empty means SQLite in DataDir
-	BaseURL           string     // public base URL used in every `urls` field
-	FetchAllowPrivate bool       // outbound fetches may reach loopback and private addresses
-	MaxBodyBytes      int64      // cap on request bodies
-	LogLevel          slog.Level // minimum level of log lines
-	CPUProfile        string     // file to write a CPU profile of the serving run to, for diagnosis; empty for none
-	BlobS3            BlobS3     // S3-compatible store for file bytes; none means DataDir/blobs
+	Addr              string // listen address
+	DataDir           string // where SQLite and local file bytes live
+	DatabaseURL       string // postgres://… or a SQLite path; empty means SQLite in DataDir
+	BaseURL           string // public base URL used in every `urls` field
+	FetchAllowPrivate bool   // outbound fetches may reach loopback and private addresses
+	MaxBodyBytes      int64  // cap on request bodies
+	// BodyMemoryBytes bounds the request bodies held in memory at once, across requests.
+	BodyMemoryBytes int64
+	// RateLimitToken, RateLimitAddress and RateLimitExpensive are requests a minute per API
+	// token, per client address, and per token (or address) on expensive routes (imports,
+	// PDF, search, exports); 0 turns one off. Processes on one PostgreSQL share the counts.
+	RateLimitToken, RateLimitAddress, RateLimitExpensive int64
+	LogLevel                                             slog.Level // minimum level of log lines
+	CPUProfile                                           string     // file to write a CPU profile of the serving run to, for diagnosis; empty for none
+	BlobS3                                               BlobS3     // S3-compatible store for file bytes; none means DataDir/blobs
+	// FetchMaxConcurrent bounds the outbound fetches (Git imports...) running at once; more
+	// wait a few seconds for a slot, then get 503.
+	FetchMaxConcurrent int
+	// FetchTestPublic is for tests only (no flag or variable sets it): addresses the outbound
+	// policy treats as public, so a loopback server can play an outside server that redirects
+	// inwards.
+	FetchTestPublic []netip.AddrPort
 	// GitImportSyncPages is the most pages a Git import commits within its request; a larger
 	// tree is committed by a durable job.
 	GitImportSyncPages int
@@ -47,9 +63,19 @@ func Defaults() Config {
 		Addr:         "127.0.0.1:8080",
 		DataDir:      "./docsd-data",
 		MaxBodyBytes: 32 << 20,
-		LogLevel:     slog.LevelInfo,
-		BlobS3:       BlobS3{UseTLS: true},
+		// Decoding holds about three to four times a JSON body's size until the garbage
+		// collector runs: 32 MiB of bodies keeps the server's peak well under 300 MB under
+		// an attack of large bodies (go run ./cmd/docsd-bodybench).
+		BodyMemoryBytes: 32 << 20,
+		// Generous for a team: a person's browser or script rarely passes a few hundred a
+		// minute, and an office behind one address shares the address limit.
+		RateLimitToken:     6000,
+		RateLimitAddress:   12000,
+		RateLimitExpensive: 600,
+		LogLevel:           slog.LevelInfo,
+		BlobS3:             BlobS3{UseTLS: true},
 
+		FetchMaxConcurrent: 8,
 		GitImportSyncPages: 200,
 		ImportSyncPages:    200,
 		PDFMaxPages:        2000,
@@ -62,21 +88,27 @@ func Defaults() Config {
 // Flags binds the configuration to a flag set whose defaults come from the environment.
 // Subcommands may add flags of their own to FlagSet before calling Parse.
 type Flags struct {
-	FlagSet      *flag.FlagSet
-	cfg          Config
-	getenv       func(string) string
-	logLevel     string
-	allowPrivate string
-	importSync   string
-	retention    string
-	blob         blobFlags
+	FlagSet *flag.FlagSet
+	// Usage is printed above the list of flags by -h: the command's synopsis and what it does.
+	Usage    string
+	cfg      Config
+	getenv   func(string) string
+	out      io.Writer
+	logLevel string
+	envErrs  []error // environment values a flag's default could not be read from
 }
 
 // NewFlags registers the common flags; out receives -h output.
 func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
-	f := &Flags{cfg: Defaults(), getenv: getenv, FlagSet: flag.NewFlagSet(name, flag.ContinueOnError)}
+	f := &Flags{cfg: Defaults(), getenv: getenv, out: out, FlagSet: flag.NewFlagSet(name, flag.ContinueOnError)}
 	fs, c := f.FlagSet, &f.cfg
-	fs.SetOutput(out)
+	fs.Usage = func() {
+		if f.Usage != "" {
+			fmt.Fprintf(fs.Output(), "%s\n\n", strings.TrimRight(f.Usage, "\n"))
+		}
+		fmt.Fprintln(fs.Output(), "Flags (each may also be set by the DOCSD_* variable in parentheses; a flag wins):")
+		fs.PrintDefaults()
+	}
 	env := func(key, def string) string {
 		if v := getenv(key); v != "" {
 			return v
@@ -87,19 +119,133 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	fs.StringVar(&c.DataDir, "data-dir", env("DOCSD_DATA_DIR", c.DataDir), "data directory (DOCSD_DATA_DIR)")
 	fs.StringVar(&c.DatabaseURL, "database-url", env("DOCSD_DATABASE_URL", ""), "postgres:// URL or SQLite file; default SQLite in the data directory (DOCSD_DATABASE_URL)")
 	fs.StringVar(&c.BaseURL, "base-url", env("DOCSD_BASE_URL", ""), "public base URL; default derived from the listen address (DOCSD_BASE_URL)")
-	fs.StringVar(&f.allowPrivate, "fetch-allow-private", env("DOCSD_FETCH_ALLOW_PRIVATE", "false"), "let outbound fetches reach loopback and private addresses (DOCSD_FETCH_ALLOW_PRIVATE)")
+	f.boolVar(&c.FetchAllowPrivate, "fetch-allow-private", "DOCSD_FETCH_ALLOW_PRIVATE", "let outbound fetches reach loopback and private addresses (DOCSD_FETCH_ALLOW_PRIVATE)")
+	f.intVar(&c.FetchMaxConcurrent, "fetch-max-concurrent", "DOCSD_FETCH_MAX_CONCURRENT", "most outbound fetches (Git imports...) running at once; 1 or more (DOCSD_FETCH_MAX_CONCURRENT)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest accepted request body in bytes (DOCSD_MAX_BODY_BYTES)")
+	fs.Int64Var(&c.BodyMemoryBytes, "body-memory-bytes", c.BodyMemoryBytes, "most bytes of request bodies held in memory at once, across requests; beyond it a body waits, then gets 503 (DOCSD_BODY_MEMORY_BYTES)")
 	fs.StringVar(&f.logLevel, "log-level", env("DOCSD_LOG_LEVEL", "info"), "debug, info, warn or error (DOCSD_LOG_LEVEL)")
 	fs.StringVar(&c.CPUProfile, "cpu-profile", env("DOCSD_CPU_PROFILE", ""), "write a CPU profile of the serving run to this file, for go tool pprof (DOCSD_CPU_PROFILE)")
-	fs.StringVar(&f.importSync, "import-sync-pages", env("DOCSD_IMPORT_SYNC_PAGES", strconv.Itoa(c.ImportSyncPages)), "most pages an uploaded archive import commits within its request; larger ones run as a job (DOCSD_IMPORT_SYNC_PAGES)")
+	f.intVar(&c.ImportSyncPages, "import-sync-pages", "DOCSD_IMPORT_SYNC_PAGES", "most pages an uploaded archive import commits within its request; larger ones run as a job (DOCSD_IMPORT_SYNC_PAGES)")
 	fs.StringVar(&c.SQLiteSynchronous, "sqlite-synchronous", env("DOCSD_SQLITE_SYNCHRONOUS", c.SQLiteSynchronous), "SQLite's synchronous setting: full (an acknowledged write survives a power loss), normal (it survives a crash of docsd, not of the machine), extra or off (DOCSD_SQLITE_SYNCHRONOUS)")
-	fs.StringVar(&f.retention, "outbox-retention", env("DOCSD_OUTBOX_RETENTION", c.OutboxRetention.String()), "how long events stay in the outbox before they are pruned, as a Go duration such as 168h (DOCSD_OUTBOX_RETENTION)")
+	f.int64Var(&c.RateLimitToken, "rate-limit-token", "DOCSD_RATE_LIMIT_TOKEN", "requests a minute per API token; 0 for no limit (DOCSD_RATE_LIMIT_TOKEN)")
+	f.int64Var(&c.RateLimitAddress, "rate-limit-address", "DOCSD_RATE_LIMIT_ADDRESS", "requests a minute per client address; 0 for no limit (DOCSD_RATE_LIMIT_ADDRESS)")
+	f.int64Var(&c.RateLimitExpensive, "rate-limit-expensive", "DOCSD_RATE_LIMIT_EXPENSIVE", "requests a minute per token (or address) on imports, PDF, search and exports; 0 for no limit (DOCSD_RATE_LIMIT_EXPENSIVE)")
+	f.durationVar(&c.OutboxRetention, "outbox-retention", "DOCSD_OUTBOX_RETENTION", "how long events stay in the outbox before they are pruned, as a Go duration such as 168h (DOCSD_OUTBOX_RETENTION)")
 	f.addBlobFlags(env)
 	return f
 }
 
-// Parse reads args and returns the validated configuration.
+// boolVar registers a boolean flag, so that a bare --name means true and the next argument
+// stays an argument (--name=false turns it off); its default comes from the variable env, whose
+// unreadable value Parse reports.
+func (f *Flags) boolVar(p *bool, name, env, usage string) {
+	if v := f.getenv(env); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			f.envErrs = append(f.envErrs, fmt.Errorf("%s (--%s): want true or false, got %q", env, name, v))
+		} else {
+			*p = b
+		}
+	}
+	f.FlagSet.BoolVar(p, name, *p, usage)
+}
+
+// int64Var registers a count of 0 or more (a rate, a size) whose default comes from the
+// variable env.
+func (f *Flags) int64Var(p *int64, name, env, usage string) {
+	if v := f.getenv(env); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			f.envErrs = append(f.envErrs, fmt.Errorf("%s (--%s): want a whole number, 0 or more, got %q", env, name, v))
+		} else {
+			*p = n
+		}
+	}
+	f.FlagSet.Int64Var(p, name, *p, usage)
+}
+
+// durationVar registers a positive duration (a Go duration such as 168h) whose default comes
+// from the variable env.
+func (f *Flags) durationVar(p *time.Duration, name, env, usage string) {
+	if v := f.getenv(env); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			f.envErrs = append(f.envErrs, fmt.Errorf("%s (--%s): want a positive duration such as 168h, got %q", env, name, v))
+		} else {
+			*p = d
+		}
+	}
+	f.FlagSet.DurationVar(p, name, *p, usage)
+}
+
+// intVar registers a count of 0 or more whose default comes from the variable env.
+func (f *Flags) intVar(p *int, name, env, usage string) {
+	if v := f.getenv(env); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			f.envErrs = append(f.envErrs, fmt.Errorf("%s (--%s): want a whole number, 0 or more, got %q", env, name, v))
+		} else {
+			*p = n
+		}
+	}
+	f.FlagSet.IntVar(p, name, *p, usage)
+}
+
+// UsageError is a command line or setting docsd cannot start with: the caller has to change how
+// it runs docsd (exit status 2), unlike a failure while running.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Usagef makes a UsageError.
+func Usagef(format string, args ...any) error {
+	return &UsageError{Err: fmt.Errorf(format, args...)}
+}
+
+// ParseArgs parses args with fs, the way every docsd command does: -h, -help and --help print
+// fs's usage to out and return flag.ErrHelp; a bad flag or a stray argument is a UsageError that
+// names it and the help command, without the whole list of flags. help is the command that
+// prints the usage ("docsd help serve").
+func ParseArgs(fs *flag.FlagSet, args []string, out io.Writer, help string) error {
+	// The flag package writes its error and the usage to one place; keep both until the outcome
+	// says whether they are help (for out) or an error (which the caller reports).
+	name := strings.TrimPrefix(fs.Name(), "docsd ") // main prefixes "docsd: "
+	var buf bytes.Buffer
+	fs.SetOutput(&buf)
+	defer fs.SetOutput(out)
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		out.Write(buf.Bytes())
+		return err
+	}
+	if err != nil {
+		return Usagef("%s: %v (%s lists the flags)", name, err, help)
+	}
+	if fs.NArg() > 0 {
+		extra := fs.Arg(0)
+		if _, isBool := strconv.ParseBool(extra); isBool == nil {
+			return Usagef("%s: unexpected argument %q: a boolean flag is true when present; give a value after = (--flag=%s)", name, extra, extra)
+		}
+		return Usagef("%s: unexpected argument %q (%s lists the flags)", name, extra, help)
+	}
+	return nil
+}
+
+// Parse reads args and returns the validated configuration. Every error but flag.ErrHelp is a
+// UsageError.
 func (f *Flags) Parse(args []string) (Config, error) {
+	c, err := f.parse(args)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		var u *UsageError
+		if !errors.As(err, &u) {
+			err = &UsageError{Err: err}
+		}
+	}
+	return c, err
+}
+
+func (f *Flags) parse(args []string) (Config, error) {
 	c := &f.cfg
 	if v := f.getenv("DOCSD_MAX_BODY_BYTES"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
@@ -108,22 +254,32 @@ func (f *Flags) Parse(args []string) (Config, error) {
 		}
 		c.MaxBodyBytes = n
 	}
-	if err := f.FlagSet.Parse(args); err != nil {
+	if v := f.getenv("DOCSD_BODY_MEMORY_BYTES"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return *c, fmt.Errorf("DOCSD_BODY_MEMORY_BYTES: %w", err)
+		}
+		c.BodyMemoryBytes = n
+	}
+	if err := ParseArgs(f.FlagSet, args, f.out, "docsd help "+strings.TrimPrefix(f.FlagSet.Name(), "docsd ")); err != nil {
 		return *c, err
 	}
-	if f.FlagSet.NArg() > 0 {
-		return *c, fmt.Errorf("unexpected arguments: %v", f.FlagSet.Args())
+	if err := errors.Join(f.envErrs...); err != nil {
+		return *c, err
 	}
-	b, err := strconv.ParseBool(f.allowPrivate)
-	if err != nil {
-		return *c, fmt.Errorf("fetch-allow-private: want true or false, got %q", f.allowPrivate)
+	if c.ImportSyncPages < 0 {
+		return *c, fmt.Errorf("import-sync-pages: want a whole number of pages, 0 or more, got %d", c.ImportSyncPages)
 	}
-	c.FetchAllowPrivate = b
-	if c.ImportSyncPages, err = strconv.Atoi(f.importSync); err != nil || c.ImportSyncPages < 0 {
-		return *c, fmt.Errorf("import-sync-pages: want a whole number of pages, 0 or more, got %q", f.importSync)
+	if c.OutboxRetention <= 0 {
+		return *c, fmt.Errorf("outbox-retention: want a positive duration such as 168h, got %s", c.OutboxRetention)
 	}
-	if c.OutboxRetention, err = time.ParseDuration(f.retention); err != nil || c.OutboxRetention <= 0 {
-		return *c, fmt.Errorf("outbox-retention: want a positive duration such as 168h, got %q", f.retention)
+	if c.FetchMaxConcurrent < 1 {
+		return *c, fmt.Errorf("fetch-max-concurrent: want a whole number, 1 or more, got %d", c.FetchMaxConcurrent)
+	}
+	for name, n := range map[string]int64{"rate-limit-token": c.RateLimitToken, "rate-limit-address": c.RateLimitAddress, "rate-limit-expensive": c.RateLimitExpensive} {
+		if n < 0 {
+			return *c, fmt.Errorf("%s: want a whole number of requests a minute, 0 or more, got %d", name, n)
+		}
 	}
 	if err := f.parseBlob(); err != nil {
 		return *c, err
@@ -163,6 +319,9 @@ func (c *Config) finish() error {
 	default:
 		return fmt.Errorf("sqlite-synchronous: want off, normal, full or extra, got %q", c.SQLiteSynchronous)
 	}
+	if c.BodyMemoryBytes < 1<<20 {
+		return fmt.Errorf("body-memory-bytes must be at least 1048576 (got %d)", c.BodyMemoryBytes)
+	}
 	return nil
 }
 
@@ -193,8 +352,9 @@ func (c Config) Redacted() map[string]any {
 	}
 	return map[string]any{
 		"addr": c.Addr, "dataDir": c.DataDir, "databaseURL": dbURL, "baseURL": c.BaseURL,
-		"fetchAllowPrivate": c.FetchAllowPrivate, "maxBodyBytes": c.MaxBodyBytes, "logLevel": c.LogLevel.String(),
-		"cpuProfile": c.CPUProfile, "importSyncPages": c.ImportSyncPages, "sqliteSynchronous": c.SQLiteSynchronous,
+		"fetchAllowPrivate": c.FetchAllowPrivate, "maxBodyBytes": c.MaxBodyBytes, "bodyMemoryBytes": c.BodyMemoryBytes, "logLevel": c.LogLevel.String(),
+		"cpuProfile": c.CPUProfile, "importSyncPages": c.ImportSyncPages, "sqliteSynchronous": c.SQLiteSynchronous, "outboxRetention": c.OutboxRetention.String(),
+		"rateLimitToken": c.RateLimitToken, "rateLimitAddress": c.RateLimitAddress, "rateLimitExpensive": c.RateLimitExpensive,
 		"blobS3": c.BlobS3.redacted(),
 	}
 }

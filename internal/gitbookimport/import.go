@@ -5,6 +5,7 @@ package gitbookimport
 
 import (
 	"io/fs"
+	"strings"
 
 	"docsd/internal/apperr"
 	"docsd/internal/markdoc"
@@ -140,6 +141,20 @@ func Import(fsys fs.FS) (*Result, error) {
 	}
 	im.buildTree()
 	im.result.Pages = flatten(im.roots)
+	// Checked here, where the tree is read within the request, so that a large import is
+	// refused before it is queued rather than failing in its job (commit refuses the same).
+	for _, p := range im.result.Pages {
+		for _, f := range []struct{ name, value string }{{"markdown", p.Markdown}, {"title", p.Title},
+			{"description", p.Description}, {"emoji", p.Emoji}, {"icon", p.Icon}, {"slug", p.Slug}} {
+			if strings.IndexByte(f.value, 0) >= 0 {
+				where := p.Path
+				if where == "" {
+					where = "SUMMARY.md"
+				}
+				return nil, apperr.Invalidf("markdown: %s: the page's %s must be UTF-8 text without NUL characters", where, f.name)
+			}
+		}
+	}
 	im.collectFiles()
 	rewriteLinks(im.result)
 	return im.result, nil

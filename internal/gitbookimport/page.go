@@ -3,7 +3,6 @@ package gitbookimport
 import (
 	"io/fs"
 	"path"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -26,7 +25,7 @@ func (im *importer) document(p, title string) *node {
 	if meta.Problem != "" {
 		im.warnf("%s: %s", p, meta.Problem)
 	}
-	heading, body := splitTitle(body)
+	heading, body := markdoc.SplitTitle(body)
 	if title == "" {
 		title = heading
 	}
@@ -63,24 +62,6 @@ func (im *importer) document(p, title string) *node {
 		im.readmeOf[dir] = n
 	}
 	return n
-}
-
-var titleLine = regexp.MustCompile(`^ {0,3}#[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*\r?$`)
-
-// splitTitle takes the "# Title" line that starts a page in GitBook's exports off its body,
-// with the blank lines after it, and returns the title as text.
-func splitTitle(body string) (title, rest string) {
-	start := len(body) - len(strings.TrimLeft(body, "\r\n"))
-	line, after, _ := strings.Cut(body[start:], "\n")
-	m := titleLine.FindStringSubmatch(line)
-	if m == nil || strings.TrimSpace(m[1]) == "" {
-		return "", body
-	}
-	sections := markdoc.Sections("# " + m[1])
-	if len(sections) == 0 || sections[0].Title == "" {
-		return "", body
-	}
-	return sections[0].Title, strings.TrimLeft(after, "\r\n")
 }
 
 // titleFromPath makes a title of a file name: "getting-started.md" → "Getting started"; a

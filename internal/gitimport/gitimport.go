@@ -78,7 +78,7 @@ func (r *Request) Validate() error {
 		return apperr.Invalidf("url: is required")
 	case len(r.URL) > URLMax:
 		return apperr.Invalidf("url: must be at most %d characters", URLMax)
-	case !strings.HasPrefix(r.URL, "https://") && !strings.HasPrefix(r.URL, "http://"):
+	case !isHTTPURL(r.URL):
 		return apperr.Invalidf("url: must be an http or https URL of a Git repository")
 	case r.Ref == "":
 		return apperr.Invalidf("ref: is required (e.g. refs/heads/main)")
@@ -86,7 +86,7 @@ func (r *Request) Validate() error {
 		return apperr.Invalidf("ref: must be at most %d characters", RefMax)
 	case len(r.CommitURLPrefix) > URLMax:
 		return apperr.Invalidf("repoCommitURL: must be at most %d characters", URLMax)
-	case r.CommitURLPrefix != "" && !strings.HasPrefix(r.CommitURLPrefix, "https://") && !strings.HasPrefix(r.CommitURLPrefix, "http://"):
+	case r.CommitURLPrefix != "" && !isHTTPURL(r.CommitURLPrefix):
 		return apperr.Invalidf("repoCommitURL: must be an http or https URL")
 	case len(r.ProjectDirectory) > DirectoryMax:
 		return apperr.Invalidf("repoProjectDirectory: must be at most %d characters", DirectoryMax)
@@ -98,6 +98,14 @@ func (r *Request) Validate() error {
 	}
 	r.ProjectDirectory = strings.Trim(path.Clean("/"+r.ProjectDirectory), "/")
 	return nil
+}
+
+// isHTTPURL reports whether raw starts with http:// or https://, in any case ("HTTP://" is the
+// same scheme), so that what the address policy refuses is refused by the policy, with its
+// message, not here.
+func isHTTPURL(raw string) bool {
+	scheme, _, ok := strings.Cut(raw, "://")
+	return ok && (strings.EqualFold(scheme, "http") || strings.EqualFold(scheme, "https"))
 }
 
 // Import fetches the repository and imports its tree into the space (edit role; 423 when the
@@ -232,6 +240,8 @@ func fetchError(err error) error {
 		return err
 	}
 	switch {
+	case errors.Is(err, fetch.ErrBusy):
+		return apperr.New(apperr.Unavailable, "url: %s", fe.Message)
 	case errors.Is(err, gitfetch.ErrRefNotFound):
 		return apperr.Invalidf("ref: %s", fe.Message)
 	case fe.CallerFault():

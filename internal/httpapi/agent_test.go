@@ -46,7 +46,11 @@ func TestAgentInstructions(t *testing.T) {
 	path := "/v1/orgs/" + e.Org + "/agent-instructions"
 	reader := e.Member("reader", auth.Read)
 
-	t.Run("before any PUT: an empty document without updatedAt", func(t *testing.T) {
+	t.Run("before any PUT: an empty document, dated from the organization's creation by its owner", func(t *testing.T) {
+		orgCreated := e.Get(e.Admin, "/v1/orgs/"+e.Org).Expect(200).Str("createdAt")
+		if orgCreated == "" {
+			t.Fatal("the organization has no createdAt")
+		}
 		for _, a := range []apitest.Actor{e.Admin, reader} {
 			r := e.Get(a, path).Expect(200)
 			if r.Str("object") != "agent-instructions" || r.Str("urls.location") != e.URL+path {
@@ -55,8 +59,9 @@ func TestAgentInstructions(t *testing.T) {
 			if got := instructionsOf(t, r); got != `{"object":"document","data":{},"nodes":[]}` {
 				t.Errorf("instructions = %s, want the empty document", got)
 			}
-			if r.Has("updatedAt") || r.Has("updatedBy") {
-				t.Errorf("updatedAt/updatedBy before any PUT: %s", r.Body)
+			// The API requires both: the organization's creation, by the admin who made it.
+			if r.Str("updatedAt") != orgCreated || r.Str("updatedBy") != e.Admin.ID {
+				t.Errorf("updatedAt/updatedBy before any PUT: %s, want %s by %s", r.Body, orgCreated, e.Admin.ID)
 			}
 		}
 	})
@@ -131,8 +136,9 @@ func TestAgentInstructionsValidation(t *testing.T) {
 			e.Put(e.Admin, path, c.body).Expect(400).ExpectMessage(c.msg...)
 		})
 	}
-	if e.Get(e.Admin, path).Expect(200).Has("updatedAt") {
-		t.Error("a refused PUT stored instructions")
+	orgCreated := e.Get(e.Admin, "/v1/orgs/"+e.Org).Expect(200).Str("createdAt")
+	if g := e.Get(e.Admin, path).Expect(200); g.Str("updatedAt") != orgCreated || instructionsOf(t, g) != `{"object":"document","data":{},"nodes":[]}` {
+		t.Errorf("a refused PUT stored instructions: %s", g.Body)
 	}
 
 	t.Run("size: at the limit and one byte beyond", func(t *testing.T) {

@@ -174,11 +174,12 @@ type pageEditBody struct {
 	Markdown    opt.Field[string] `json:"markdown"`
 	Parent      opt.Field[string] `json:"parent"`
 	Position    opt.Field[int]    `json:"position"`
+	Layout      json.RawMessage   `json:"layout"`
 }
 
 func (b pageEditBody) edit() changereq.PageEdit {
 	return changereq.PageEdit{Kind: b.Kind, Title: b.Title, Slug: b.Slug, Description: b.Description, Emoji: b.Emoji,
-		Markdown: b.Markdown, Parent: b.Parent, Position: b.Position}
+		Markdown: b.Markdown, Parent: b.Parent, Position: b.Position, Layout: b.Layout}
 }
 
 // pageEditResult answers a page edit: the page and the change request's new revision.

@@ -269,6 +269,60 @@ func TestCommentResolveAndReactions(t *testing.T) {
 	}
 }
 
+// The API's Emoji is a "Unicode codepoint or character": both name the same reaction.
+func TestCommentReactionCodepoints(t *testing.T) {
+	t.Parallel()
+	f := newCommentFixture(t)
+	e := f.e
+	for name, base := range f.bases() {
+		t.Run(name, func(t *testing.T) {
+			id := f.post(t, f.commenter, base, map[string]any{"body": md("React to me")})
+			path := base + "/" + id
+			reactions := func(r *apitest.Resp) map[string]float64 {
+				out := map[string]float64{}
+				for _, x := range r.Map()["reactions"].([]any) {
+					x := x.(map[string]any)
+					if _, dup := out[x["emoji"].(string)]; dup {
+						t.Errorf("%v listed twice", x["emoji"])
+					}
+					out[x["emoji"].(string)] = x["count"].(float64)
+				}
+				return out
+			}
+			e.Put(f.commenter, path, map[string]any{"addedReactions": []string{"1f44d"}}).Expect(200)
+			r := e.Put(f.commenter, path, map[string]any{"addedReactions": []string{"👍"}}).Expect(200)
+			if got := reactions(r); len(got) != 1 || got["👍"] != 1 {
+				t.Errorf("1f44d then 👍 by one user: %v, want one 👍", got)
+			}
+			r = e.Put(f.commenter2, path, map[string]any{"addedReactions": []string{"1F44D", "1f44d-1f3fd", "1f468-200d-1f469-200d-1f467"}}).Expect(200)
+			if got := reactions(r); len(got) != 3 || got["👍"] != 2 || got["👍🏽"] != 1 || got["👨\u200d👩\u200d👧"] != 1 {
+				t.Errorf("codepoint sequences: %v", got)
+			}
+			if got := reactions(e.Get(f.reader, path).Expect(200)); got["👍"] != 2 || len(got) != 3 {
+				t.Errorf("read back: %v", got)
+			}
+			// Removing by either form removes it.
+			e.Put(f.commenter, path, map[string]any{"removedReactions": []string{"1f44d"}}).Expect(200)
+			r = e.Put(f.commenter2, path, map[string]any{"removedReactions": []string{"👍", "👍🏽", "1f468-200d-1f469-200d-1f467"}}).Expect(200)
+			if got := reactions(r); len(got) != 0 {
+				t.Errorf("after removing: %v", got)
+			}
+			for _, tc := range []struct {
+				body  map[string]any
+				field string
+			}{
+				{map[string]any{"addedReactions": []string{"👍", "41"}}, "addedReactions[1]"},      // "A"
+				{map[string]any{"addedReactions": []string{"d800"}}, "addedReactions[0]"},         // a surrogate
+				{map[string]any{"removedReactions": []string{"110000"}}, "removedReactions[0]"},   // beyond Unicode
+				{map[string]any{"removedReactions": []string{"1f44d-zz"}}, "removedReactions[0]"}, // not hex
+				{map[string]any{"addedReactions": []string{"1f44d"}, "removedReactions": []string{"👍"}}, "removedReactions"},
+			} {
+				e.Put(f.commenter, path, tc.body).Expect(400).ExpectMessage(tc.field)
+			}
+		})
+	}
+}
+
 func TestCommentPermissions(t *testing.T) {
 	t.Parallel()
 	f := newCommentFixture(t)

@@ -47,8 +47,12 @@ func (s *Server) contentRoutes() {
 // handleStream registers an authenticated route whose answer must not go through the GET
 // answer cache: it streams bytes with their own headers (ETag, ranges, disposition).
 func (s *Server) handleStream(pattern string, h handlerFunc) {
-	s.register(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	tc := newTextChecker(pattern)
+	s.add(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := s.authenticate(r)
+		if err == nil {
+			err = tc.check(r)
+		}
 		if err == nil {
 			err = h(w, r.WithContext(auth.WithCaller(r.Context(), c)), c)
 		}

@@ -14,7 +14,7 @@ func TestChangeRequestContentReads(t *testing.T) {
 	head, _ := replaceContent(t, e, e.Admin, sp, sampleTree(t, e).tree)
 	cr := newChangeRequest(t, e, e.Admin, sp, "edit intro")
 	number := fmt.Sprint(e.Get(e.Admin, crPath(sp, cr)).Expect(200).Num("number"))
-	rev := editPage(t, e, sp, cr, "intro", map[string]any{"title": "Getting started", "markdown": "# Changed\n"})
+	rev := editPage(t, e, sp, cr, "intro", map[string]any{"title": "Getting started", "markdown": "## Changed\n"})
 
 	for _, ref := range []string{cr, number} {
 		base := crPath(sp, ref) + "/content"
@@ -24,7 +24,7 @@ func TestChangeRequestContentReads(t *testing.T) {
 		if got := e.Get(e.Admin, base+"/pages").Expect(200).Str("pages.1.pages.0.title"); got != "Getting started" {
 			t.Fatalf("pages: intro is titled %q", got)
 		}
-		if got := e.Get(e.Admin, base+"/page/intro?format=markdown").Expect(200).Str("markdown"); got != "# Changed\n" {
+		if got := e.Get(e.Admin, base+"/page/intro?format=markdown").Expect(200).Str("markdown"); got != "## Changed\n" {
 			t.Fatalf("page markdown %q", got)
 		}
 		if r := e.Get(e.Admin, base+"/page/intro").Expect(200); r.Str("document.nodes.0.type") != "heading-1" {

@@ -83,9 +83,13 @@ func readArchive(r *http.Request) (fs.FS, error) {
 	}
 	defer os.Remove(f.Name())
 	defer f.Close()
-	n, err := io.Copy(f, r.Body)
+	src := &readErrors{r: r.Body}
+	n, err := io.Copy(f, src)
+	if src.err != nil {
+		return nil, bodyError(src.err)
+	}
 	if err != nil {
-		return nil, bodyError(err)
+		return nil, err // the temporary file: the server's trouble
 	}
 	if zipped {
 		return gitbookimport.FromZip(f, n)
@@ -96,11 +100,30 @@ func readArchive(r *http.Request) (fs.FS, error) {
 	return gitbookimport.FromTar(f)
 }
 
-// bodyError reports a body over the server's cap as 413.
+// bodyError reports a body over the server's cap as 413, and one that did not arrive (too
+// slow, or the client went away) as 400.
 func bodyError(err error) error {
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
 		return apperr.New(apperr.TooLarge, "body: the archive must be at most %d bytes", tooBig.Limit)
 	}
-	return err
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return apperr.Invalidf("body: the archive was not received within %v", largeBodyTimeout)
+	}
+	return apperr.Invalidf("body: the archive could not be read: %v", err)
+}
+
+// readErrors remembers a reader's error, to tell the client's body failing from the
+// server's disk failing in one io.Copy.
+type readErrors struct {
+	r   io.Reader
+	err error
+}
+
+func (e *readErrors) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF {
+		e.err = err
+	}
+	return n, err
 }

@@ -47,7 +47,15 @@ type Options struct {
 	Owner        string        // names this process in leases; default host-pid-random
 	PollInterval time.Duration // how often to look for due jobs; default 1s
 	Concurrency  int           // jobs run at once by this process; default 4
-	Lease        time.Duration // how long a claim holds before another worker may take the job; default 5m
+	// Lease is how long a claim holds unless renewed; default 30s. A running job's lease is
+	// renewed every third of it, so a job outlives its lease only when its process is gone.
+	Lease time.Duration
+	// OwnerBeat is how often this process records that it is alive (default 2s), and
+	// OwnerTimeout how long another process waits without a beat before taking over its
+	// running jobs (default 10s). On the same machine, a process whose pid is gone is taken
+	// over at once.
+	OwnerBeat    time.Duration
+	OwnerTimeout time.Duration
 	// Retention is how long finished jobs stay in the table (and keep their dedupe keys);
 	// default 7 days for done jobs, and four times that for failed ones.
 	Retention time.Duration
@@ -88,6 +96,8 @@ type Queue struct {
 	kinds     map[string]*kindConfig
 	lastTick  map[string]time.Time // periodic kind → latest period this process scheduled
 	lastPrune time.Time
+	lastBeat  time.Time      // when this process last beat its job_owners row, by its clock
+	self      store.JobOwner // this process's job_owners row
 
 	wake     chan struct{} // a job was enqueued by this process, or a slot freed up
 	slots    chan struct{} // one token per job running in the background loop
@@ -112,7 +122,13 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Queue {
 		opts.Concurrency = 4
 	}
 	if opts.Lease <= 0 {
-		opts.Lease = 5 * time.Minute
+		opts.Lease = 30 * time.Second
+	}
+	if opts.OwnerBeat <= 0 {
+		opts.OwnerBeat = 2 * time.Second
+	}
+	if opts.OwnerTimeout <= 0 {
+		opts.OwnerTimeout = 5 * opts.OwnerBeat
 	}
 	if opts.Retention <= 0 {
 		opts.Retention = 7 * 24 * time.Hour
@@ -120,6 +136,7 @@ func New(db *store.DB, clk clock.Clock, log *slog.Logger, opts Options) *Queue {
 	q := &Queue{db: db, clock: clk, log: log, opts: opts,
 		kinds: map[string]*kindConfig{}, lastTick: map[string]time.Time{},
 		wake: make(chan struct{}, 1), slots: make(chan struct{}, opts.Concurrency)}
+	q.self = self(opts.Owner, clk.Now())
 	q.baseCtx, q.hardStop = context.WithCancel(context.Background())
 	db.OnJobEnqueued(q.Wake)
 	return q

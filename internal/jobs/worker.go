@@ -49,18 +49,35 @@ func (q *Queue) Stop(ctx context.Context) error {
 	}()
 	select {
 	case <-drained:
+		q.leave()
 		return nil
 	case <-ctx.Done():
 	}
 	q.hardStop()
-	// Handlers should return promptly once cancelled; one that does not is left behind and its
-	// lease will expire.
+	// Handlers should return promptly once cancelled; one that does not is left behind, and
+	// leave gives its job to the next process.
 	select {
 	case <-drained:
 	case <-time.After(5 * time.Second):
-		q.log.Error("jobs still running after shutdown; their leases will expire and they will run again")
+		q.log.Error("jobs still running after shutdown; another process will run them again")
 	}
+	q.leave()
 	return ctx.Err()
+}
+
+// leave removes this process from job_owners as it stops, so that nobody waits for its beat.
+func (q *Queue) leave() {
+	q.mu.Lock()
+	started := !q.lastBeat.IsZero()
+	q.mu.Unlock()
+	if !started {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := q.db.ReleaseJobOwner(ctx, q.clock.Now(), q.self.Owner); err != nil {
+		q.log.Warn("remove this process from the job owners", "err", err)
+	}
 }
 
 func (q *Queue) loop(ctx context.Context) {
@@ -95,7 +112,7 @@ func (q *Queue) loop(ctx context.Context) {
 func (q *Queue) pass(ctx context.Context, more *atomic.Bool) error {
 	q.claimMu.Lock()
 	defer q.claimMu.Unlock()
-	errs := []error{q.schedulePeriodic(ctx), q.prune(ctx)}
+	errs := []error{q.tendOwners(ctx), q.schedulePeriodic(ctx), q.prune(ctx)}
 	free := cap(q.slots) - len(q.slots)
 	if free == 0 {
 		more.Store(true)
@@ -154,6 +171,9 @@ func (q *Queue) RunDue(ctx context.Context) (ran int, err error) {
 	q.claimMu.Lock()
 	defer q.claimMu.Unlock()
 	q.running.Wait()
+	if err := q.tendOwners(ctx); err != nil {
+		return 0, err
+	}
 	if err := q.schedulePeriodic(ctx); err != nil {
 		return 0, err
 	}

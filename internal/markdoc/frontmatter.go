@@ -3,11 +3,14 @@ package markdoc
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"docsd/internal/pagelayout"
 )
 
 // FrontMatter is what the YAML block at the top of a page may say about it, as GitBook
@@ -46,22 +49,9 @@ type FrontMatter struct {
 	Problem string
 }
 
-// Layout is a page's layout: a preset, or options. Nil options were not given.
-type Layout struct {
-	// Preset is "docs", "editorial" or "landing" when the layout names one.
-	Preset string `json:"preset,omitempty"`
-	// Width is "default" or "wide"; CoverSize "hero" or "full".
-	Width     string `json:"width,omitempty"`
-	CoverSize string `json:"coverSize,omitempty"`
-
-	Cover           *bool `json:"cover,omitempty"`
-	Title           *bool `json:"title,omitempty"`
-	Description     *bool `json:"description,omitempty"`
-	TableOfContents *bool `json:"tableOfContents,omitempty"`
-	Outline         *bool `json:"outline,omitempty"`
-	Pagination      *bool `json:"pagination,omitempty"`
-	Metadata        *bool `json:"metadata,omitempty"`
-}
+// Layout is what a page's front matter says about its layout: a preset, or options (nil:
+// not given). It is stored as is; pagelayout fills in what it leaves out.
+type Layout = pagelayout.Partial
 
 var frontMatterBlock = regexp.MustCompile(`(?m)\A\x{FEFF}?---[ \t]*\r?\n((?s:.*?))^(?:---|\.\.\.)[ \t]*(?:\r?\n|\z)`)
 
@@ -123,17 +113,19 @@ func layout(v any) Layout {
 	var l Layout
 	switch v := v.(type) {
 	case string:
-		switch v {
-		case "docs", "editorial", "landing":
+		if slices.Contains(pagelayout.Presets, v) {
 			l.Preset = v
 		}
 	case map[string]any:
-		if w := str(v["width"]); w == "default" || w == "wide" {
+		if w := str(v["width"]); slices.Contains(pagelayout.Widths, w) {
 			l.Width = w
 		}
 		if cover, ok := v["cover"].(map[string]any); ok {
-			if s := str(cover["size"]); s == "hero" || s == "full" {
+			if s := str(cover["size"]); slices.Contains(pagelayout.CoverSizes, s) {
 				l.CoverSize = s
+			}
+			if m := str(cover["mask"]); slices.Contains(pagelayout.CoverMasks, m) {
+				l.CoverMask = m
 			}
 		}
 		l.Cover = visible(v["cover"])
@@ -143,6 +135,9 @@ func layout(v any) Layout {
 		l.Outline = visible(v["outline"])
 		l.Pagination = visible(v["pagination"])
 		l.Metadata = visible(v["metadata"])
+		l.Tags = visible(v["tags"])
+		l.Actions = visible(v["actions"])
+		l.Anchors = visible(v["anchors"])
 	}
 	return l
 }

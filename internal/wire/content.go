@@ -6,6 +6,7 @@ import (
 
 	"docsd/internal/content"
 	"docsd/internal/contenttree"
+	"docsd/internal/pagelayout"
 )
 
 // Revision is the `revision` object.
@@ -53,8 +54,8 @@ type Page struct {
 	Description   string                     `json:"description,omitempty"`
 	Markdown      *string                    `json:"markdown,omitempty"`
 	Document      json.RawMessage            `json:"document,omitempty"`
-	Pages         *[]Page                    `json:"pages,omitempty"` // documents and groups always have it
-	Layout        json.RawMessage            `json:"layout,omitempty"`
+	Pages         *[]Page                    `json:"pages,omitempty"`  // documents and groups always have it
+	Layout        *pagelayout.Options        `json:"layout,omitempty"` // documents: every option, defaults filled in
 	Cover         json.RawMessage            `json:"cover,omitempty"`
 	Target        json.RawMessage            `json:"target,omitempty"`
 	Href          string                     `json:"href,omitempty"` // a link page's URL, when it points at one
@@ -85,9 +86,6 @@ type File struct {
 type PageList struct {
 	Pages []Page `json:"pages"`
 }
-
-// emptyLayout is sent for documents without layout options: the API requires the object.
-var emptyLayout = json.RawMessage(`{}`)
 
 // FromRevision converts a whole revision.
 func (u URLs) FromRevision(spaceID string, snap *content.Snapshot) Revision {
@@ -147,10 +145,8 @@ func (u URLs) PageAlone(spaceID string, snap *content.Snapshot, p contenttree.Pa
 		w.Kind = "sheet" // the API's deprecated kind of a document
 		w.URLs = &PageURLs{App: u.App("/s/" + Esc(spaceID) + "/" + path)}
 		w.Description, w.Cover, w.Variables = p.Description, p.Cover, p.Variables
-		w.Layout = p.Layout
-		if w.Layout == nil {
-			w.Layout = emptyLayout
-		}
+		layout := pagelayout.Resolve(p.Layout)
+		w.Layout = &layout
 	}
 	return w
 }

@@ -6,6 +6,7 @@
 //   BLACKBOX_USER_TOKEN   token of a second user, not yet a member of that organization
 //   BLACKBOX_USER_ID, BLACKBOX_USER_EMAIL  that second user
 //   BLACKBOX_ORG_ID, BLACKBOX_ORG_TITLE    an organization the administrator owns
+//   BLACKBOX_BUILD_VERSION, BLACKBOX_BUILD_DATE  what the build stamped (-ldflags -X)
 //
 // The checks are grouped by resource in ./checks, one module per group. Groups run in the
 // order below and share one scenario: a check may leave ids in `t.state` for later checks.
@@ -13,6 +14,7 @@
 // and add it to the list.
 import { GitBookAPI } from '@gitbook/api';
 
+import system from './checks/system.mjs';
 import errors from './checks/errors.mjs';
 import users from './checks/users.mjs';
 import orgs from './checks/orgs.mjs';
@@ -33,7 +35,7 @@ import sites from './checks/sites.mjs';
 import search from './checks/search.mjs';
 import publishedSites from './checks/published-sites.mjs';
 
-const groups = [errors, users, orgs, emailDomains, join, members, teams, saml, agent, invites, spaces, collections, changeRequests, comments, contentReads, pdf, sites, search, publishedSites];
+const groups = [system, errors, users, orgs, emailDomains, join, members, teams, saml, agent, invites, spaces, collections, changeRequests, comments, contentReads, pdf, sites, search, publishedSites];
 
 // A hung request must fail its check, not the whole run.
 const CHECK_TIMEOUT_MS = 15_000;
@@ -59,6 +61,8 @@ const t = {
     userEmail: env('BLACKBOX_USER_EMAIL'),
     orgId: env('BLACKBOX_ORG_ID'),
     orgTitle: env('BLACKBOX_ORG_TITLE'),
+    buildVersion: env('BLACKBOX_BUILD_VERSION'),
+    buildDate: env('BLACKBOX_BUILD_DATE'),
     state: {},
 };
 

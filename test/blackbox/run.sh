@@ -38,8 +38,14 @@ if [ ! -d "$here/node_modules" ]; then
     (cd "$here" && npm ci --no-audit --no-fund)
 fi
 
-(cd "$root" && go build -o "$work/docsd" ./cmd/docsd)
+# The build stamps a version and date of its own, as a release build would with -ldflags -X,
+# so that the checks can tell them in GET /v1/ and in `docsd version`.
+build_version=0.0.0-blackbox
+build_date=2026-01-02T03:04:05Z
+(cd "$root" && go build -ldflags "-X docsd/internal/buildinfo.version=$build_version -X docsd/internal/buildinfo.date=$build_date" \
+    -o "$work/docsd" ./cmd/docsd)
 docsd="$work/docsd"
+"$docsd" version | grep -qx "docsd $build_version" || fail "docsd version does not print the version stamped at build time"
 
 # Everything below talks to one fresh SQLite database, whatever the caller's environment says.
 unset DOCSD_DATABASE_URL DOCSD_BASE_URL DOCSD_MAX_BODY_BYTES
@@ -93,25 +99,46 @@ status=0
     BLACKBOX_USER_EMAIL="$user_email" \
     BLACKBOX_ORG_ID="$org_id" \
     BLACKBOX_ORG_TITLE="$org_title" \
+    BLACKBOX_BUILD_VERSION="$build_version" \
+    BLACKBOX_BUILD_DATE="$build_date" \
     node client.mjs
 ) || status=$?
 
-# The README's "Organize your docs" walk-through, run exactly as it is written there.
-walk="$work/walkthrough.sh"
-sed -n '/<!-- walkthrough:start -->/,/<!-- walkthrough:end -->/p' "$here/../../README.md" |
-    sed -n '/^```sh$/,/^```$/p' | sed '1d;$d' > "$walk"
-if [ ! -s "$walk" ]; then
-    echo "FAIL  README walk-through: no walkthrough block found in README.md"
+# The README's walk-throughs, each run exactly as it is written there: the shell block between
+# its <!-- NAME:start --> and <!-- NAME:end --> markers.
+readme_block() {
+    sed -n "/^<!-- $1:start -->$/,/^<!-- $1:end -->$/p" "$root/README.md" |
+        sed -n '/^```sh$/,/^```$/p' | sed '1d;$d'
+}
+readme_passed=0
+readme_failed=0
+# walkthrough NAME TITLE CHECK: runs the block NAME and passes CHECK its output as $out.
+walkthrough() {
+    local name=$1 title=$2 check=$3 script="$work/$1.sh" out=""
+    readme_block "$name" > "$script"
+    if [ ! -s "$script" ]; then
+        echo "FAIL  README walk-through: no $name block found in README.md"
+    elif out=$(cd "$work" && DOCSD="$url" TOKEN="$admin_token" bash -euo pipefail "$script" 2>&1) && eval "$check"; then
+        echo "ok    README walk-through: $title"
+        readme_passed=$((readme_passed + 1))
+        return
+    else
+        echo "FAIL  README walk-through: $title"
+        printf '%s\n' "$out" | sed 's/^/      /'
+    fi
+    readme_failed=$((readme_failed + 1))
     status=1
-elif out=$(DOCSD="$url" TOKEN="$admin_token" bash -euo pipefail "$walk" 2>&1) &&
-    [ "$(printf '%s\n' "$out" | head -n 1)" = '"title":"API reference"' ] &&
-    printf '%s\n' "$out" | grep -qx '"editMode":"locked"'; then
-    echo "ok    README walk-through: organize your docs"
-else
-    echo "FAIL  README walk-through: organize your docs"
-    printf '%s\n' "$out" | sed 's/^/      /'
-    status=1
-fi
+}
+
+walkthrough walkthrough "organize your docs" \
+    '[ "$(printf "%s\n" "$out" | head -n 1)" = "\"title\":\"API reference\"" ] &&
+     printf "%s\n" "$out" | grep -qx "\"editMode\":\"locked\""'
+# It prints the published site's address, then the sentence its change request wrote, as
+# found in the page the site serves.
+walkthrough publish-walkthrough "from a folder of markdown to a published site" \
+    'printf "%s\n" "$out" | grep -q "^$url/sites/.*/handbook/\$" &&
+     [ "$(printf "%s\n" "$out" | tail -n 1)" = "Download docsd from its releases page" ]'
+echo "README walk-throughs: $readme_passed passed, $readme_failed failed"
 
 if [ "$status" != 0 ] && [ -s "$work/server.err" ]; then
     echo "--- server log (warnings and errors) ---"

@@ -515,3 +515,24 @@ func Attach(t testing.TB, a *app.App, admin Actor, org string) *Env {
 	return &Env{T: t, App: a, URL: a.BaseURL, Admin: admin, Org: org, judges: startJudging(t),
 		http: &http.Client{Timeout: 60 * time.Second}}
 }
+
+// RunDue runs the jobs that are due and then the outbox's consumers, until neither has
+// anything left (a job may write events, a consumer may enqueue jobs), a bounded number of
+// times: what the server's background workers would do, done now. A batch a background worker
+// of this server is in the middle of is waited for, not run twice.
+func (e *Env) RunDue() {
+	e.T.Helper()
+	for range 10 {
+		jobs, err := e.App.Jobs.RunDue(e.T.Context())
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		events, err := e.App.Outbox.RunPending(e.T.Context())
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		if jobs == 0 && events == 0 {
+			return
+		}
+	}
+}

@@ -31,6 +31,7 @@ import (
 	"docsd/internal/ids"
 	"docsd/internal/jobs"
 	"docsd/internal/org"
+	"docsd/internal/outbox"
 	"docsd/internal/paging"
 	"docsd/internal/ratelimit"
 	"docsd/internal/search"
@@ -66,7 +67,8 @@ type App struct {
 	Search         *search.Service
 	Blobs          blob.Store
 	Cursors        *paging.Codec
-	Jobs           *jobs.Queue // register handlers in Open; the worker loop runs during Serve
+	Jobs           *jobs.Queue    // register handlers in Open; the worker loop runs during Serve
+	Outbox         *outbox.Runner // event consumers, registered in Open, run during Serve
 
 	// RateLimiter counts requests for the configured limits; on PostgreSQL its counts are
 	// shared by every process of the fleet.
@@ -147,7 +149,16 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.PDF = pdfexport.NewService(a.Content, a.ChangeRequests, a.Blobs, []byte(pdfKey), a.Clock, cfg.PDFMaxPages)
 	a.Search = search.NewService(store.NewSearches(db), a.Content, a.Clock, a.Log)
 	a.Jobs.Register(search.IndexJob, a.Search.HandleJob)
-	db.OnHeadMoved(a.Search.RefreshInline)
+	a.Outbox = outbox.New(store.Outbox{DB: db}, a.Clock, a.Log, outbox.Options{})
+	if err := a.Outbox.Register(ctx, search.Consumer, a.Search.HandleEvents); err != nil {
+		db.Close()
+		return nil, err
+	}
+	db.OnEventsWritten(a.Outbox.Wake)
+	a.Jobs.Every(outboxPruneJob, time.Hour, func(ctx context.Context, _ json.RawMessage) error {
+		_, err := a.Outbox.Prune(ctx, cfg.OutboxRetention)
+		return err
+	})
 	var counts ratelimit.Store
 	if db.Engine == store.Postgres {
 		counts = store.RateWindows{DB: db}
@@ -175,9 +186,7 @@ func (a *App) Listen() error {
 			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}},
 	}
 	deps.Collectors = a.metricCollectors()
-	if a.DB.Engine == store.SQLite {
-		deps.Generation = a.DB.Generation
-	}
+	deps.Generation = a.DB.Generation
 	if c := a.Config; c.RateLimitToken > 0 || c.RateLimitAddress > 0 || c.RateLimitExpensive > 0 {
 		deps.RateLimiter = a.RateLimiter
 		deps.RateLimits = httpapi.RateLimits{Token: c.RateLimitToken, Address: c.RateLimitAddress, Expensive: c.RateLimitExpensive}
@@ -205,6 +214,11 @@ func (a *App) Addr() string { return a.listener.Addr().String() }
 // requests and running jobs.
 func (a *App) Serve(ctx context.Context) error {
 	a.Jobs.Start(ctx)
+	a.Outbox.Start(ctx)
+	defer a.Outbox.Stop()
+	listenCtx, stopListening := context.WithCancel(ctx)
+	defer stopListening()
+	go a.DB.ListenEvents(listenCtx, a.Outbox.Wake)
 	go a.RateLimiter.Run(ctx, time.Second, func(err error) { a.Log.Warn("rate limit counts not shared", "err", err) })
 	errc := make(chan error, 1)
 	go func() { errc <- a.http.Serve(a.listener) }()
@@ -228,6 +242,9 @@ func (a *App) Serve(ctx context.Context) error {
 	}
 	return err
 }
+
+// outboxPruneJob is the periodic job that deletes events older than the retention period.
+const outboxPruneJob = "outbox.prune"
 
 // Close releases the database.
 func (a *App) Close() error { return a.DB.Close() }

@@ -15,7 +15,7 @@ import (
 // queue as the database holds it (so every instance of a fleet reports the same queue) and
 // the database's connection pools.
 func (a *App) metricCollectors() []prometheus.Collector {
-	cs := []prometheus.Collector{newJobCollector(a.DB, a.Clock)}
+	cs := []prometheus.Collector{newJobCollector(a.DB, a.Clock), a.Outbox.Metrics()}
 	for name, pool := range a.DB.Pools() {
 		cs = append(cs, collectors.NewDBStatsCollector(pool, name))
 	}

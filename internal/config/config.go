@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Config is everything the server and the admin commands need to know.
@@ -52,6 +53,8 @@ type Config struct {
 	// SQLiteSynchronous is SQLite's synchronous setting (off, normal, full, extra): what an
 	// acknowledged write survives. Ignored on PostgreSQL.
 	SQLiteSynchronous string
+	// OutboxRetention is how long events are kept in the outbox before they are pruned.
+	OutboxRetention time.Duration
 }
 
 // Defaults are the values used when neither a flag nor the environment sets one.
@@ -78,6 +81,7 @@ func Defaults() Config {
 		PDFMaxPages:        2000,
 
 		SQLiteSynchronous: "full",
+		OutboxRetention:   7 * 24 * time.Hour,
 	}
 }
 
@@ -126,6 +130,7 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	f.int64Var(&c.RateLimitToken, "rate-limit-token", "DOCSD_RATE_LIMIT_TOKEN", "requests a minute per API token; 0 for no limit (DOCSD_RATE_LIMIT_TOKEN)")
 	f.int64Var(&c.RateLimitAddress, "rate-limit-address", "DOCSD_RATE_LIMIT_ADDRESS", "requests a minute per client address; 0 for no limit (DOCSD_RATE_LIMIT_ADDRESS)")
 	f.int64Var(&c.RateLimitExpensive, "rate-limit-expensive", "DOCSD_RATE_LIMIT_EXPENSIVE", "requests a minute per token (or address) on imports, PDF, search and exports; 0 for no limit (DOCSD_RATE_LIMIT_EXPENSIVE)")
+	f.durationVar(&c.OutboxRetention, "outbox-retention", "DOCSD_OUTBOX_RETENTION", "how long events stay in the outbox before they are pruned, as a Go duration such as 168h (DOCSD_OUTBOX_RETENTION)")
 	f.addBlobFlags(env)
 	return f
 }
@@ -157,6 +162,20 @@ func (f *Flags) int64Var(p *int64, name, env, usage string) {
 		}
 	}
 	f.FlagSet.Int64Var(p, name, *p, usage)
+}
+
+// durationVar registers a positive duration (a Go duration such as 168h) whose default comes
+// from the variable env.
+func (f *Flags) durationVar(p *time.Duration, name, env, usage string) {
+	if v := f.getenv(env); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			f.envErrs = append(f.envErrs, fmt.Errorf("%s (--%s): want a positive duration such as 168h, got %q", env, name, v))
+		} else {
+			*p = d
+		}
+	}
+	f.FlagSet.DurationVar(p, name, *p, usage)
 }
 
 // intVar registers a count of 0 or more whose default comes from the variable env.
@@ -251,6 +270,9 @@ func (f *Flags) parse(args []string) (Config, error) {
 	if c.ImportSyncPages < 0 {
 		return *c, fmt.Errorf("import-sync-pages: want a whole number of pages, 0 or more, got %d", c.ImportSyncPages)
 	}
+	if c.OutboxRetention <= 0 {
+		return *c, fmt.Errorf("outbox-retention: want a positive duration such as 168h, got %s", c.OutboxRetention)
+	}
 	if c.FetchMaxConcurrent < 1 {
 		return *c, fmt.Errorf("fetch-max-concurrent: want a whole number, 1 or more, got %d", c.FetchMaxConcurrent)
 	}
@@ -331,7 +353,7 @@ func (c Config) Redacted() map[string]any {
 	return map[string]any{
 		"addr": c.Addr, "dataDir": c.DataDir, "databaseURL": dbURL, "baseURL": c.BaseURL,
 		"fetchAllowPrivate": c.FetchAllowPrivate, "maxBodyBytes": c.MaxBodyBytes, "bodyMemoryBytes": c.BodyMemoryBytes, "logLevel": c.LogLevel.String(),
-		"cpuProfile": c.CPUProfile, "importSyncPages": c.ImportSyncPages, "sqliteSynchronous": c.SQLiteSynchronous,
+		"cpuProfile": c.CPUProfile, "importSyncPages": c.ImportSyncPages, "sqliteSynchronous": c.SQLiteSynchronous, "outboxRetention": c.OutboxRetention.String(),
 		"rateLimitToken": c.RateLimitToken, "rateLimitAddress": c.RateLimitAddress, "rateLimitExpensive": c.RateLimitExpensive,
 		"blobS3": c.BlobS3.redacted(),
 	}

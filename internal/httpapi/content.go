@@ -20,15 +20,26 @@ import (
 // at a change request's revision (/change-requests/{id}/content...); all go through the same
 // handlers, which pick the snapshot with s.snapshotOf.
 func (s *Server) contentRoutes() {
-	for _, base := range []string{"/v1/spaces/{spaceId}/content", "/v1/spaces/{spaceId}/revisions/{revisionId}",
-		"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content"} {
-		s.handle("GET "+base, s.getRevision)
-		s.handle("GET "+base+"/pages", s.getPages)
-		s.handle("GET "+base+"/page/{pageId}", s.getPage)
-		s.handle("GET "+base+"/path/{pagePath...}", s.getPageByPath)
-		s.handle("GET "+base+"/files", s.listFiles)
-		s.handle("GET "+base+"/files/{fileId}", s.getFile)
-	}
+	s.handle("GET /v1/spaces/{spaceId}/content", s.getRevision)
+	s.handle("GET /v1/spaces/{spaceId}/content/pages", s.getPages)
+	s.handle("GET /v1/spaces/{spaceId}/content/page/{pageId}", s.getPage)
+	s.handle("GET /v1/spaces/{spaceId}/content/path/{pagePath...}", s.getPageByPath)
+	s.handle("GET /v1/spaces/{spaceId}/content/files", s.listFiles)
+	s.handle("GET /v1/spaces/{spaceId}/content/files/{fileId}", s.getFile)
+
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}", s.getRevision)
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/pages", s.getPages)
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}", s.getPage)
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/path/{pagePath...}", s.getPageByPath)
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/files", s.listFiles)
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}", s.getFile)
+
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", s.getRevision)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages", s.getPages)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}", s.getPage)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath...}", s.getPageByPath)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files", s.listFiles)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}", s.getFile)
 	s.handleStream("GET /v1/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}/download", s.downloadFile)
 }
 

@@ -67,7 +67,7 @@ func (s *Service) Search(ctx context.Context, spaceIDs []string, query string) (
 		return []SpaceResult{}, err
 	}
 	// Read your writes: a change that has answered is searchable, even if the update that
-	// follows it failed and its job has not run yet.
+	// follows it failed and the outbox consumer has not come to it yet.
 	if err := s.catchUp(ctx, states); err != nil {
 		return nil, err
 	}

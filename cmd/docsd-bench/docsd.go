@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,18 +12,21 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver, to make -postgres's schema
 )
 
 // docsdOptions are how docsd is started.
 type docsdOptions struct {
-	Binary     string
-	DataDir    string
-	LogPath    string // its stderr: the request log and any error
-	LogLevel   string
-	CPUProfile string // written by docsd when it stops; empty for none
+	Binary      string
+	DataDir     string
+	LogPath     string // its stderr: the request log and any error
+	LogLevel    string
+	CPUProfile  string // written by docsd when it stops; empty for none
+	DatabaseURL string // empty: SQLite in DataDir
 }
 
-// startDocsd runs `docsd serve` on a fresh SQLite data directory and a free loopback port,
+// startDocsd runs `docsd serve` on a fresh data directory (and database) and a free loopback port,
 // and returns it with the API token its first start prints.
 func startDocsd(ctx context.Context, o docsdOptions) (*server, string, error) {
 	logFile, err := os.Create(o.LogPath)
@@ -31,7 +35,10 @@ func startDocsd(ctx context.Context, o docsdOptions) (*server, string, error) {
 	}
 	defer logFile.Close() // the child holds its own descriptor
 	cmd := exec.Command(o.Binary, "serve", "-addr", "127.0.0.1:0", "-data-dir", o.DataDir)
-	cmd.Env = childEnv("DOCSD_LOG_LEVEL="+o.LogLevel, "DOCSD_CPU_PROFILE="+o.CPUProfile)
+	// The load comes from one token and one address, far past the default rate limits: they
+	// are set out of reach, so that every request still pays for counting.
+	cmd.Env = childEnv("DOCSD_LOG_LEVEL="+o.LogLevel, "DOCSD_CPU_PROFILE="+o.CPUProfile, "DOCSD_DATABASE_URL="+o.DatabaseURL,
+		"DOCSD_RATE_LIMIT_TOKEN=1000000000", "DOCSD_RATE_LIMIT_ADDRESS=1000000000", "DOCSD_RATE_LIMIT_EXPENSIVE=1000000000")
 	cmd.Stderr = logFile
 	const tokenLine, serveLine = "API token: ", "docsd is serving the API at "
 	s, got, err := start(ctx, "docsd", cmd, tokenLine, serveLine)
@@ -98,4 +105,31 @@ func tail(path string, n int64) string {
 	}
 	b, _ := io.ReadAll(io.LimitReader(f, n))
 	return string(b)
+}
+
+// freshSchema creates an empty schema in the PostgreSQL database at dsn and returns a URL
+// whose connections use it, and a function that drops it.
+func freshSchema(ctx context.Context, dsn string) (string, func(), error) {
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return "", nil, err
+	}
+	name := fmt.Sprintf("docsd_bench_%d", time.Now().UnixNano())
+	if _, err := db.ExecContext(ctx, `CREATE SCHEMA `+name); err != nil {
+		db.Close()
+		return "", nil, fmt.Errorf("-postgres: create schema: %w", err)
+	}
+	u, err := url.Parse(dsn)
+	if err != nil {
+		db.Close()
+		return "", nil, err
+	}
+	q := u.Query()
+	q.Set("search_path", name)
+	u.RawQuery = q.Encode()
+	drop := func() {
+		db.ExecContext(context.Background(), `DROP SCHEMA `+name+` CASCADE`)
+		db.Close()
+	}
+	return u.String(), drop, nil
 }

@@ -4,11 +4,13 @@
 // docsd must reach at least half the bare handler's requests/s, with a p99 at most twice its
 // p99. Ratios taken in one run hold on a shared, noisy machine where absolute figures do not.
 //
-//	go run ./cmd/docsd-bench [-duration 10s] [-warmup 2s] [-connections 64] [-endpoints all]
+//	go run ./cmd/docsd-bench [-duration 10s] [-warmup 2s] [-connections 64] [-endpoints all] [-postgres URL]
 //
 // It builds docsd, starts it on a fresh SQLite data directory, seeds members, reads each
 // endpoint's answer once, then starts this program again as the bare handler serving those
-// answers, and drives both servers with the same closed-loop load generator.
+// answers, and drives both servers with the same closed-loop load generator. With -postgres,
+// a third server runs docsd on a fresh schema of that PostgreSQL database, seeded alike, and
+// is measured in the same slices; the report compares it with docsd on SQLite.
 package main
 
 import (
@@ -23,6 +25,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -56,6 +59,7 @@ type options struct {
 	Docsd       string
 	CPUProfile  string
 	Keep        bool
+	Postgres    string
 }
 
 func parseOptions(args []string, stderr io.Writer) (options, error) {
@@ -73,6 +77,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.Docsd, "docsd", "", "a docsd binary to measure; default: build docsd/cmd/docsd")
 	fs.StringVar(&o.CPUProfile, "cpuprofile", "", "write docsd's CPU profile of the whole run to this file")
 	fs.BoolVar(&o.Keep, "keep", false, "keep the temporary directory (data, docsd's log, answers)")
+	fs.StringVar(&o.Postgres, "postgres", "", "also measure docsd on this PostgreSQL database (postgres://…), in a schema of its own dropped afterwards")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -91,6 +96,8 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 		return o, fmt.Errorf("-members: must be 0 to 100000")
 	case o.MaxRequests < 1:
 		return o, fmt.Errorf("-max-requests: must be positive")
+	case o.Postgres != "" && !strings.HasPrefix(o.Postgres, "postgres://") && !strings.HasPrefix(o.Postgres, "postgresql://"):
+		return o, fmt.Errorf("-postgres: want a postgres:// URL")
 	}
 	if o.CPUProfile != "" {
 		abs, err := filepath.Abs(o.CPUProfile)
@@ -109,6 +116,10 @@ type target struct {
 	Body        []byte
 	Unavailable string
 	Bare, Docsd *loadResult
+	// With -postgres: the same endpoint on docsd over PostgreSQL (its ids differ).
+	PgPath   string
+	PgBody   []byte
+	Postgres *loadResult
 }
 
 // run returns the exit code: 0 when every measurement completed without a failed request,
@@ -152,13 +163,46 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 		return 1, err
 	}
 	progress("seeding %d members", o.Members)
-	if err := seedMembers(ctx, dataDir, orgID, o.Members); err != nil {
+	if err := seedMembers(ctx, dataDir, "", orgID, o.Members); err != nil {
 		return 1, err
 	}
 
 	targets, answers, err := probe(ctx, docsd.addr, token, fixture{OrgID: orgID}, chosen)
 	if err != nil {
 		return 1, err
+	}
+	var pg *server
+	var pgToken string
+	if o.Postgres != "" {
+		pgURL, dropSchema, err := freshSchema(ctx, o.Postgres)
+		if err != nil {
+			return 1, err
+		}
+		defer dropSchema()
+		pgData := filepath.Join(tmp, "data-postgres")
+		if pg, pgToken, err = startDocsd(ctx, docsdOptions{Binary: bin, DataDir: pgData, DatabaseURL: pgURL,
+			LogPath: filepath.Join(tmp, "docsd-postgres.log"), LogLevel: o.LogLevel}); err != nil {
+			return 1, err
+		}
+		defer pg.stop()
+		pgOrg, err := firstOrgID(ctx, pg.addr, pgToken)
+		if err != nil {
+			return 1, err
+		}
+		progress("seeding %d members on PostgreSQL", o.Members)
+		if err := seedMembers(ctx, pgData, pgURL, pgOrg, o.Members); err != nil {
+			return 1, err
+		}
+		pgTargets, _, err := probe(ctx, pg.addr, pgToken, fixture{OrgID: pgOrg}, chosen)
+		if err != nil {
+			return 1, err
+		}
+		for i := range targets {
+			targets[i].PgPath, targets[i].PgBody = pgTargets[i].Path, pgTargets[i].Body
+			if pgTargets[i].Unavailable != "" && targets[i].Unavailable == "" {
+				targets[i].Unavailable = "on PostgreSQL: " + pgTargets[i].Unavailable
+			}
+		}
 	}
 	answersPath := filepath.Join(tmp, "answers.json")
 	if raw, err := json.Marshal(answers); err != nil {
@@ -180,13 +224,27 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 			continue
 		}
 		spec.Path, spec.BodyBytes = t.Path, int64(len(t.Body))
+		runs := []measured{{bare, spec}, {docsd, spec}}
+		if pg != nil {
+			pgSpec := spec
+			pgSpec.Path, pgSpec.BodyBytes, pgSpec.Token = t.PgPath, int64(len(t.PgBody)), pgToken
+			runs = append(runs, measured{pg, pgSpec})
+		}
 		progress("%s: %s warm-up on each server, then %s each in %d alternating slices", t.Route, o.Warmup, o.Duration, o.Slices)
-		if t.Bare, t.Docsd, err = measure(ctx, spec, bare, docsd, o); err != nil {
+		results, err := measure(ctx, runs, o)
+		if err != nil {
 			return 1, fmt.Errorf("%s: %w", t.Route, err)
+		}
+		t.Bare, t.Docsd = results[0], results[1]
+		if pg != nil {
+			t.Postgres = results[2]
 		}
 	}
 	// docsd writes its CPU profile as it stops.
-	for _, s := range []*server{docsd, bare} {
+	for _, s := range []*server{docsd, bare, pg} {
+		if s == nil {
+			continue
+		}
 		if err := s.stop(); err != nil {
 			progress("%v", err)
 		}
@@ -203,41 +261,50 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 	return 0, nil
 }
 
-// measure drives the bare handler and docsd alike: a warm-up on each, then o.Slices
-// measured slices on each, alternating in the order bare, docsd, docsd, bare, bare, …
-func measure(ctx context.Context, spec loadSpec, bare, docsd *server, o options) (*loadResult, *loadResult, error) {
+// measured is one server to measure and the load to drive it with.
+type measured struct {
+	srv  *server
+	spec loadSpec
+}
+
+// measure drives every server alike: a warm-up on each, then o.Slices measured slices on
+// each, the order rotating from one slice to the next so that the machine's noise falls on
+// all of them alike.
+func measure(ctx context.Context, runs []measured, o options) ([]*loadResult, error) {
 	var loads []*load
 	defer func() {
 		for _, l := range loads {
 			l.close()
 		}
 	}()
-	for _, srv := range []*server{bare, docsd} {
-		spec.Addr, spec.CPUOf = srv.addr, []string{srv.pid(), "self"}
+	for _, r := range runs {
+		spec := r.spec
+		spec.Addr, spec.CPUOf = r.srv.addr, []string{r.srv.pid(), "self"}
 		l, err := openLoad(spec)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		loads = append(loads, l)
 	}
 	for _, l := range loads {
 		if err := l.phase(ctx, o.Warmup, false); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	slice := o.Duration / time.Duration(o.Slices)
 	for i := range o.Slices {
-		first, second := loads[0], loads[1]
-		if i%2 == 1 {
-			first, second = second, first
-		}
-		for _, l := range []*load{first, second} {
+		for j := range loads {
+			l := loads[(i+j)%len(loads)]
 			if err := l.phase(ctx, slice, true); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 		}
 	}
-	return loads[0].finish(), loads[1].finish(), nil
+	out := make([]*loadResult, len(loads))
+	for i, l := range loads {
+		out[i] = l.finish()
+	}
+	return out, nil
 }
 
 // probe asks docsd once for each endpoint. Endpoints that do not answer 200 are reported as

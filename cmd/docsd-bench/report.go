@@ -13,6 +13,8 @@ import (
 const (
 	minThroughputRatio = 0.5 // docsd's requests/s over the bare handler's, at least
 	maxP99Ratio        = 2.0 // docsd's p99 over the bare handler's, at most
+	// maxPostgresSlowdown bounds SQLite's requests/s over PostgreSQL's (with -postgres).
+	maxPostgresSlowdown = 1.5
 )
 
 type report struct {
@@ -32,8 +34,12 @@ func (r report) print(w io.Writer) {
 	if o.LogLevel != "info" && o.LogLevel != "debug" {
 		logs = "request logs OFF (lowered from docsd's default, info)"
 	}
-	fmt.Fprintf(w, "docsd: SQLite, log level %s: %s; organization with %d members besides its admin\n\n",
-		o.LogLevel, logs, o.Members)
+	engines := "SQLite"
+	if o.Postgres != "" {
+		engines = "SQLite, and PostgreSQL (docsd-pg)"
+	}
+	fmt.Fprintf(w, "docsd: %s, log level %s: %s; organization with %d members besides its admin\n\n",
+		engines, o.LogLevel, logs, o.Members)
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "endpoint\tserver\tbody B\treq/s\tp50 ms\tp99 ms\tserver CPU µs/req\tload gen CPU µs/req\terrors\treq/s vs bare\tp99 vs bare\t")
@@ -42,13 +48,22 @@ func (r report) print(w io.Writer) {
 			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t\n", t.Route)
 			continue
 		}
-		for _, row := range []struct {
+		rows := []struct {
 			name string
 			res  *loadResult
-		}{{"bare", t.Bare}, {"docsd", t.Docsd}} {
+			body int
+		}{{"bare", t.Bare, len(t.Body)}, {"docsd", t.Docsd, len(t.Body)}}
+		if t.Postgres != nil {
+			rows = append(rows, struct {
+				name string
+				res  *loadResult
+				body int
+			}{"docsd-pg", t.Postgres, len(t.PgBody)})
+		}
+		for _, row := range rows {
 			res := row.res
 			vsRate, vsP99 := "", ""
-			if row.name == "docsd" {
+			if row.name != "bare" {
 				vsRate = fmt.Sprintf("%.0f%%", 100*ratio(res.perSecond(), t.Bare.perSecond()))
 				vsP99 = fmt.Sprintf("%.2f×", ratio(float64(res.Latency.quantile(0.99)), float64(t.Bare.Latency.quantile(0.99))))
 			}
@@ -57,7 +72,7 @@ func (r report) print(w io.Writer) {
 				errs += fmt.Sprintf(" (%d reconnects)", res.Dials-o.Connections)
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f\t%s\t%s\t%.1f\t%.1f\t%s\t%s\t%s\t\n",
-				t.Route, row.name, len(t.Body), res.perSecond(), ms(res.Latency.quantile(0.5)), ms(res.Latency.quantile(0.99)),
+				t.Route, row.name, row.body, res.perSecond(), ms(res.Latency.quantile(0.5)), ms(res.Latency.quantile(0.99)),
 				micros(res.cpuPerRequest(0)), micros(res.cpuPerRequest(1)), errs, vsRate, vsP99)
 		}
 	}
@@ -85,6 +100,14 @@ func (r report) print(w io.Writer) {
 		if d.Errors+b.Errors > 0 {
 			fmt.Fprintf(w, "FAIL  %s: %d failed requests on docsd, %d on bare; first: %s%s\n", t.Route, d.Errors, b.Errors, d.FirstErr, b.FirstErr)
 		}
+		if p := t.Postgres; p != nil {
+			slow := ratio(d.perSecond(), p.perSecond())
+			fmt.Fprintf(w, "%s  %s: PostgreSQL requests/s %.0f, SQLite's %.0f is %.2f× that (target ≤ %.1f×)\n",
+				verdict(p.perSecond() > 0 && slow <= maxPostgresSlowdown), t.Route, p.perSecond(), d.perSecond(), slow, maxPostgresSlowdown)
+			if p.Errors > 0 {
+				fmt.Fprintf(w, "FAIL  %s: %d failed requests on docsd-pg; first: %s\n", t.Route, p.Errors, p.FirstErr)
+			}
+		}
 	}
 	if r.Options.Keep {
 		fmt.Fprintf(w, "\ndocsd's log: %s\n", r.LogPath)
@@ -95,6 +118,9 @@ func (r report) print(w io.Writer) {
 func (r report) failed() bool {
 	for _, t := range r.Targets {
 		if t.Unavailable == "" && t.Bare.Errors+t.Docsd.Errors > 0 {
+			return true
+		}
+		if t.Unavailable == "" && t.Postgres != nil && t.Postgres.Errors > 0 {
 			return true
 		}
 	}

@@ -12,10 +12,14 @@ import (
 
 // seedMembers adds n users to the organization, with a spread of roles, through docsd's own
 // services on its data directory (SQLite in WAL mode takes this second process's writes while
-// docsd runs). The admin commands have no way to add a member yet.
-func seedMembers(ctx context.Context, dataDir, orgID string, n int) error {
+// docsd runs) or its PostgreSQL database. The admin commands have no way to add a member yet.
+func seedMembers(ctx context.Context, dataDir, databaseURL, orgID string, n int) error {
 	noEnv := func(string) string { return "" }
-	cfg, err := config.Load("docsd-bench seed", []string{"-data-dir", dataDir}, noEnv, io.Discard)
+	args := []string{"-data-dir", dataDir}
+	if databaseURL != "" {
+		args = append(args, "-database-url", databaseURL)
+	}
+	cfg, err := config.Load("docsd-bench seed", args, noEnv, io.Discard)
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"docsd/internal/apispec"
 	"docsd/internal/app"
 	"docsd/internal/auth"
 	"docsd/internal/clock"
@@ -39,6 +40,10 @@ type Env struct {
 	Admin Actor
 	Org   string
 	http  *http.Client
+	// judges judge every answer by the API's specs (judge.go); unjudged turns that off for
+	// an Env from Unjudged.
+	judges   *judges
+	unjudged bool
 }
 
 // Actor is a user with an API token.
@@ -106,10 +111,13 @@ func NewWithConfig(t testing.TB, adjust func(*config.Config)) *Env {
 	cfg.DataDir = t.TempDir()
 	cfg.DatabaseURL = DatabaseURL(t)
 	cfg.FetchAllowPrivate = true
+	// Limits every request passes through, set so high that no test meets one by chance;
+	// tests of the limits set their own.
+	cfg.RateLimitToken, cfg.RateLimitAddress, cfg.RateLimitExpensive = 1e9, 1e9, 1e9
 	adjust(&cfg)
 	fake := clock.NewFake()
 	a := serve(t, cfg, fake)
-	e := &Env{T: t, App: a, URL: a.BaseURL, Clock: fake,
+	e := &Env{T: t, App: a, URL: a.BaseURL, Clock: fake, judges: startJudging(t),
 		http: &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
 	e.Admin = e.NewUser("admin")
 	e.Org = e.NewOrg(e.Admin, "Test Organization")
@@ -124,7 +132,16 @@ func (e *Env) Peer() *Env {
 	cfg := e.App.Config
 	cfg.Addr, cfg.BaseURL = "127.0.0.1:0", ""
 	a := serve(e.T, cfg, e.Clock)
-	return &Env{T: e.T, App: a, URL: a.BaseURL, Clock: e.Clock, Admin: e.Admin, Org: e.Org, http: e.http}
+	return &Env{T: e.T, App: a, URL: a.BaseURL, Clock: e.Clock, Admin: e.Admin, Org: e.Org, http: e.http,
+		judges: e.judges, unjudged: e.unjudged}
+}
+
+// Unjudged returns the env for requests whose answers no spec describes, and which are
+// therefore not judged: raw, non-API paths only (health, metrics, published site HTML).
+func (e *Env) Unjudged() *Env {
+	c := *e
+	c.unjudged = true
+	return &c
 }
 
 // serve opens and starts the program, and arranges its stop.
@@ -251,6 +268,11 @@ func (e *Env) send(actor Actor, method, path, contentType string, rd io.Reader) 
 	data, err := io.ReadAll(res.Body)
 	if err != nil {
 		e.T.Fatalf("%s %s: read body: %v", method, path, err)
+	}
+	if !e.unjudged {
+		// The answer judged is the last one: the client follows redirects.
+		e.judges.judge(e.T, apispec.Answer{Method: res.Request.Method, Path: res.Request.URL.EscapedPath(),
+			Status: res.StatusCode, ContentType: res.Header.Get("Content-Type"), Body: data})
 	}
 	return &Resp{t: e.T, Method: method, Path: path, Status: res.StatusCode, Header: res.Header, Body: data}
 }
@@ -490,6 +512,27 @@ func truncate(b []byte) string {
 // Attach speaks to a server the test started itself (on data restored from a backup, say),
 // as admin, whose organization is org.
 func Attach(t testing.TB, a *app.App, admin Actor, org string) *Env {
-	return &Env{T: t, App: a, URL: a.BaseURL, Admin: admin, Org: org,
+	return &Env{T: t, App: a, URL: a.BaseURL, Admin: admin, Org: org, judges: startJudging(t),
 		http: &http.Client{Timeout: 60 * time.Second}}
+}
+
+// RunDue runs the jobs that are due and then the outbox's consumers, until neither has
+// anything left (a job may write events, a consumer may enqueue jobs), a bounded number of
+// times: what the server's background workers would do, done now. A batch a background worker
+// of this server is in the middle of is waited for, not run twice.
+func (e *Env) RunDue() {
+	e.T.Helper()
+	for range 10 {
+		jobs, err := e.App.Jobs.RunDue(e.T.Context())
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		events, err := e.App.Outbox.RunPending(e.T.Context())
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		if jobs == 0 && events == 0 {
+			return
+		}
+	}
 }

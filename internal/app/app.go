@@ -13,7 +13,9 @@ import (
 	"docsd/internal/gitfetch"
 	"docsd/internal/gitimport"
 	"docsd/internal/gitsync"
+	"docsd/internal/importrun"
 	"docsd/internal/pdfexport"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -31,7 +33,9 @@ import (
 	"docsd/internal/ids"
 	"docsd/internal/jobs"
 	"docsd/internal/org"
+	"docsd/internal/outbox"
 	"docsd/internal/paging"
+	"docsd/internal/ratelimit"
 	"docsd/internal/search"
 	"docsd/internal/site"
 	"docsd/internal/sitehttp"
@@ -60,13 +64,19 @@ type App struct {
 	GitImport      *gitimport.Service
 	GitSync        *gitsync.Service
 	Embeds         *embed.Service
+	Imports        *importrun.Service
 	Comments       *comment.Service
 	PDF            *pdfexport.Service
 	Sites          *site.Service
 	Search         *search.Service
 	Blobs          blob.Store
 	Cursors        *paging.Codec
-	Jobs           *jobs.Queue // register handlers in Open; the worker loop runs during Serve
+	Jobs           *jobs.Queue    // register handlers in Open; the worker loop runs during Serve
+	Outbox         *outbox.Runner // event consumers, registered in Open, run during Serve
+
+	// RateLimiter counts requests for the configured limits; on PostgreSQL its counts are
+	// shared by every process of the fleet.
+	RateLimiter *ratelimit.Limiter
 
 	BaseURL  string
 	listener net.Listener
@@ -106,14 +116,35 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.ChangeRequests = changereq.NewService(store.ChangeRequests{DB: db}, a.Spaces, a.Content, a.Clock)
 	a.Comments = comment.NewService(store.Comments{DB: db}, a.Spaces, a.ChangeRequests, a.Content, a.Clock)
 	a.Sites = site.NewService(store.Sites{DB: db}, a.Orgs, a.Clock)
+	a.Orgs.SetSiteCounter(a.Sites)
 	if a.Blobs, err = blob.FromConfig(cfg); err != nil {
 		db.Close()
 		return nil, err
 	}
 	a.Jobs.Register(space.PurgeJob, a.Spaces.HandlePurge)
 	a.GitImport = gitimport.NewService(a.Content, a.Blobs, a.Jobs,
-		gitfetch.Options{Fetch: fetch.FromConfig(cfg)}, cfg.GitImportSyncPages)
-	a.Jobs.Register(gitimport.JobKind, a.GitImport.HandleJob)
+		gitfetch.Options{Fetch: fetch.FromConfig(cfg), Gate: fetch.NewGate(cfg.FetchMaxConcurrent, fetch.DefaultGateWait)},
+		cfg.GitImportSyncPages)
+	a.Jobs.Register(gitimport.JobKind, a.GitImport.HandleJob,
+		jobs.OnFail(func(ctx context.Context, payload []byte, err error) { a.GitImport.OnJobFailed(ctx, payload, err) }))
+	uploadKey, err := db.Setting(ctx, "upload_url_key", ids.Secret)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	runs := store.ImportRuns{DB: db}
+	a.Imports = importrun.NewService(runs, a.Orgs, a.Spaces, a.Content, a.ChangeRequests, a.Blobs,
+		fetch.FromConfig(cfg), []byte(uploadKey), a.Clock, runs.RunSpaces)
+	a.Jobs.Register(importrun.JobKind, func(ctx context.Context, payload json.RawMessage) error {
+		err := a.Imports.HandleJob(ctx, payload)
+		var final *importrun.FinalError
+		if errors.As(err, &final) {
+			return jobs.Permanent(err)
+		}
+		return err
+	}, jobs.MaxAttempts(5), jobs.Backoff(time.Second, time.Minute),
+		jobs.OnFail(func(ctx context.Context, payload []byte, err error) { a.Imports.OnJobFailed(ctx, payload, err) }))
+	a.GitImport.Runs = a.Imports
 	pdfKey, err := db.Setting(ctx, "pdf_link_key", ids.Secret)
 	if err != nil {
 		db.Close()
@@ -130,7 +161,21 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.PDF = pdfexport.NewService(a.Content, a.ChangeRequests, a.Blobs, []byte(pdfKey), a.Clock, cfg.PDFMaxPages)
 	a.Search = search.NewService(store.NewSearches(db), a.Content, a.Clock, a.Log)
 	a.Jobs.Register(search.IndexJob, a.Search.HandleJob)
-	db.OnHeadMoved(a.Search.RefreshInline)
+	a.Outbox = outbox.New(store.Outbox{DB: db}, a.Clock, a.Log, outbox.Options{})
+	if err := a.Outbox.Register(ctx, search.Consumer, a.Search.HandleEvents); err != nil {
+		db.Close()
+		return nil, err
+	}
+	db.OnEventsWritten(a.Outbox.Wake)
+	a.Jobs.Every(outboxPruneJob, time.Hour, func(ctx context.Context, _ json.RawMessage) error {
+		_, err := a.Outbox.Prune(ctx, cfg.OutboxRetention)
+		return err
+	})
+	var counts ratelimit.Store
+	if db.Engine == store.Postgres {
+		counts = store.RateWindows{DB: db}
+	}
+	a.RateLimiter = ratelimit.New(a.Clock.Now, counts)
 	return a, nil
 }
 
@@ -144,16 +189,19 @@ func (a *App) Listen() error {
 	a.listener = ln
 	a.BaseURL = a.Config.BaseURLFor(ln.Addr().String())
 	deps := httpapi.Deps{
-		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, Cursors: a.Cursors,
+		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, BodyMemoryBytes: a.Config.BodyMemoryBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
-		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, GitSync: a.GitSync, Embeds: a.Embeds, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
+		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, GitSync: a.GitSync, Embeds: a.Embeds, Imports: a.Imports, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
 		PDF: a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
 		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
 			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}},
 	}
-	if a.DB.Engine == store.SQLite {
-		deps.Generation = a.DB.Generation
+	deps.Collectors = a.metricCollectors()
+	deps.Generation = a.DB.Generation
+	if c := a.Config; c.RateLimitToken > 0 || c.RateLimitAddress > 0 || c.RateLimitExpensive > 0 {
+		deps.RateLimiter = a.RateLimiter
+		deps.RateLimits = httpapi.RateLimits{Token: c.RateLimitToken, Address: c.RateLimitAddress, Expensive: c.RateLimitExpensive}
 	}
 	api := httpapi.New(deps)
 	a.http = &http.Server{
@@ -178,6 +226,12 @@ func (a *App) Addr() string { return a.listener.Addr().String() }
 // requests and running jobs.
 func (a *App) Serve(ctx context.Context) error {
 	a.Jobs.Start(ctx)
+	a.Outbox.Start(ctx)
+	defer a.Outbox.Stop()
+	listenCtx, stopListening := context.WithCancel(ctx)
+	defer stopListening()
+	go a.DB.ListenEvents(listenCtx, a.Outbox.Wake)
+	go a.RateLimiter.Run(ctx, time.Second, func(err error) { a.Log.Warn("rate limit counts not shared", "err", err) })
 	errc := make(chan error, 1)
 	go func() { errc <- a.http.Serve(a.listener) }()
 	select {
@@ -200,6 +254,9 @@ func (a *App) Serve(ctx context.Context) error {
 	}
 	return err
 }
+
+// outboxPruneJob is the periodic job that deletes events older than the retention period.
+const outboxPruneJob = "outbox.prune"
 
 // Close releases the database.
 func (a *App) Close() error { return a.DB.Close() }

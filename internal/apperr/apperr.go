@@ -20,7 +20,7 @@ const (
 	Conflict           Code = "conflict"            // 409: the current state refuses the change
 	PreconditionFailed Code = "precondition_failed" // 412
 	TooLarge           Code = "too_large"           // 413
-	Locked             Code = "locked"              // 423: the resource refuses edits (locked space)
+	Locked             Code = "locked"              // 409: the resource refuses edits (locked space); the public spec declares no 423
 	TooManyRequests    Code = "too_many_requests"   // 429
 	Internal           Code = "internal"            // 500: never carries details to the client
 	BadGateway         Code = "bad_gateway"         // 502: a remote server the request needed failed
@@ -36,7 +36,7 @@ var statuses = map[Code]int{
 	Conflict:           http.StatusConflict,
 	PreconditionFailed: http.StatusPreconditionFailed,
 	TooLarge:           http.StatusRequestEntityTooLarge,
-	Locked:             http.StatusLocked,
+	Locked:             http.StatusConflict,
 	TooManyRequests:    http.StatusTooManyRequests,
 	Internal:           http.StatusInternalServerError,
 	BadGateway:         http.StatusBadGateway,

@@ -8,6 +8,9 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"time"
+
+	"docsd/internal/apperr"
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
@@ -177,4 +180,41 @@ func (s *S3) mapErr(hash string, err error) error {
 		return notFound(hash)
 	}
 	return fmt.Errorf("blob: S3 %s: %w", hash, err)
+}
+
+// PresignPut returns a URL that takes one PUT of an object under key (below the store's
+// prefix, beside the blobs) until expires has passed: uploads then go to the bucket directly,
+// not through docsd.
+func (s *S3) PresignPut(ctx context.Context, key string, expires time.Duration) (string, error) {
+	u, err := s.client.PresignedPutObject(ctx, s.bucket, s.prefix+key, expires)
+	if err != nil {
+		return "", fmt.Errorf("blob: presign %s: %w", key, err)
+	}
+	return u.String(), nil
+}
+
+// OpenKey reads the object a presigned URL uploaded under key: not found (404) when nothing
+// was uploaded, too large (413) when it holds more than maxBytes, the size announced for it.
+func (s *S3) OpenKey(ctx context.Context, key string, maxBytes int64) (io.ReadCloser, error) {
+	obj, err := s.client.GetObject(ctx, s.bucket, s.prefix+key, minio.GetObjectOptions{})
+	if err != nil {
+		return nil, s.mapKeyErr(key, err)
+	}
+	st, err := obj.Stat()
+	if err != nil {
+		obj.Close()
+		return nil, s.mapKeyErr(key, err)
+	}
+	if st.Size > maxBytes {
+		obj.Close()
+		return nil, tooLarge(maxBytes)
+	}
+	return obj, nil
+}
+
+func (s *S3) mapKeyErr(key string, err error) error {
+	if minio.ToErrorResponse(err).StatusCode == http.StatusNotFound {
+		return fmt.Errorf("%w: %w", ErrNotFound, apperr.NotFoundf("nothing was uploaded to %q", key))
+	}
+	return fmt.Errorf("blob: read %s: %w", key, err)
 }

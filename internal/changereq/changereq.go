@@ -101,15 +101,14 @@ type Tx interface {
 	Insert(ctx context.Context, cr ChangeRequest) (int64, error)
 	// Get finds a change request of a space by its id or by its number (ref in decimal).
 	Get(ctx context.Context, spaceID, ref string) (ChangeRequest, error)
+	// MergedAs finds the change request of a space whose merge made revisionID.
+	MergedAs(ctx context.Context, spaceID, revisionID string) (ChangeRequest, error)
 	// Update stores cr if its revision is still prevRevision; ok is false when another write
 	// moved the change request's revision first.
 	Update(ctx context.Context, cr ChangeRequest, prevRevision string) (ok bool, err error)
 	// AddContributor records that a user made the change request (edited false) or one of its
 	// revisions (edited true, counted, at the time given).
 	AddContributor(ctx context.Context, id, userID string, edited bool, at time.Time) error
-	// MergedAs finds the change request of a space whose merge made the revision;
-	// ErrNotFound when none did.
-	MergedAs(ctx context.Context, spaceID, revisionID string) (ChangeRequest, error)
 	// Contributors lists the users who made revisions of the change request, latest first.
 	Contributors(ctx context.Context, id string, page paging.Request) (paging.Result[Contributor], error)
 	// Content is the same transaction, for writing revisions.

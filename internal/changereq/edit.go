@@ -263,6 +263,17 @@ func slugOf(title, id string) string {
 // request's content through a view (whose pages carry no markdown): loading the whole tree,
 // or every page's markdown, would make an edit cost the size of the space.
 func (s *Service) editPages(ctx context.Context, c auth.Caller, spaceID, ref, pageID string, change func(*content.View) (content.Changes, error)) (EditResult, error) {
+	return s.editPagesAlso(ctx, c, spaceID, ref, pageID, change, nil)
+}
+
+// ApplyChanges commits the changes that change makes to the change request's content, as a
+// page edit does, and runs also inside the same transaction after the commit, so that what
+// it writes commits or vanishes with the content (an import run's completion, say).
+func (s *Service) ApplyChanges(ctx context.Context, c auth.Caller, spaceID, ref string, change func(*content.View) (content.Changes, error), also func(context.Context, content.Tx, string) error) (EditResult, error) {
+	return s.editPagesAlso(ctx, c, spaceID, ref, "", change, also)
+}
+
+func (s *Service) editPagesAlso(ctx context.Context, c auth.Caller, spaceID, ref, pageID string, change func(*content.View) (content.Changes, error), also func(context.Context, content.Tx, string) error) (EditResult, error) {
 	v, err := s.canWrite(ctx, c, spaceID)
 	if err != nil {
 		return EditResult{}, err
@@ -298,7 +309,13 @@ func (s *Service) editPages(ctx context.Context, c auth.Caller, spaceID, ref, pa
 		if err := tx.AddContributor(ctx, cr.ID, c.UserID, true, now); err != nil {
 			return err
 		}
-		return update(ctx, tx, cr, prev)
+		if err := update(ctx, tx, cr, prev); err != nil {
+			return err
+		}
+		if also != nil {
+			return also(ctx, tx.Content(), rev.ID)
+		}
+		return nil
 	})
 	return out, err
 }
@@ -318,7 +335,7 @@ func stamp(pages []contenttree.Page, now time.Time) {
 }
 
 // canWrite checks that the caller may change content through a change request: edit role,
-// and the space not locked (423).
+// and the space not locked (409).
 func (s *Service) canWrite(ctx context.Context, c auth.Caller, spaceID string) (space.View, error) {
 	v, err := s.canEdit(ctx, c, spaceID)
 	if err != nil {

@@ -100,6 +100,16 @@ func changesBetween(old, next *contenttree.Tree) content.Changes {
 	for _, v := range d.Variables {
 		ch.Variables[v.Name] = next.Variables[v.Name] // nil when removed
 	}
+	for id := range old.ReusableContents {
+		if _, ok := next.ReusableContents[id]; !ok {
+			ch.RemoveReusable = append(ch.RemoveReusable, id)
+		}
+	}
+	for id, r := range next.ReusableContents {
+		if q, ok := old.ReusableContents[id]; !ok || q != r {
+			ch.UpsertReusable = append(ch.UpsertReusable, r)
+		}
+	}
 	return ch
 }
 
@@ -129,7 +139,7 @@ func (s *Service) UpdateFromHead(ctx context.Context, c auth.Caller, spaceID, re
 	var revID string
 	err = s.store.Write(ctx, now, func(tx Tx) error {
 		rev, _, err := s.content.Commit(ctx, tx.Content(), cr.Revision, changes,
-			content.Meta{SpaceID: spaceID, Type: content.TypeMerge, AuthorID: c.UserID, Parents: []string{cr.Revision, v.Revision}, Working: true}, now)
+			content.Meta{SpaceID: spaceID, Type: content.TypeUpdate, AuthorID: c.UserID, Parents: []string{cr.Revision, v.Revision}, Working: true}, now)
 		if err != nil {
 			return err
 		}

@@ -128,6 +128,17 @@ func (s *Service) Get(ctx context.Context, c auth.Caller, spaceID, ref string) (
 	return s.get(ctx, s.store.Read(), v, ref)
 }
 
+// MergedAs returns the change request whose merge made a merge revision, which the caller
+// has read already (its `mergedFrom`); ok is false when there is none. spaceID is the space
+// the revision was made in, head the current head of the space it is read in.
+func (s *Service) MergedAs(ctx context.Context, spaceID, revisionID, head string) (v View, ok bool, err error) {
+	cr, err := s.store.Read().MergedAs(ctx, spaceID, revisionID)
+	if errors.Is(err, ErrNotFound) {
+		return View{}, false, nil
+	}
+	return View{ChangeRequest: cr, Head: head}, err == nil, err
+}
+
 func (s *Service) get(ctx context.Context, tx Tx, v space.View, ref string) (View, error) {
 	cr, err := tx.Get(ctx, v.ID, ref)
 	if errors.Is(err, ErrNotFound) {
@@ -255,18 +266,4 @@ func (s *Service) Contributors(ctx context.Context, c auth.Caller, spaceID, ref 
 		return paging.Result[Contributor]{}, err
 	}
 	return s.store.Read().Contributors(ctx, v.ID, page)
-}
-
-// MergedAs returns the change request whose merge made the revision of the space, and false
-// when the revision was not made by a merge; 404 for a caller who cannot read the space.
-func (s *Service) MergedAs(ctx context.Context, c auth.Caller, spaceID, revisionID string) (View, bool, error) {
-	v, err := s.spaces.RoleOn(ctx, c, spaceID)
-	if err != nil {
-		return View{}, false, err
-	}
-	cr, err := s.store.Read().MergedAs(ctx, spaceID, revisionID)
-	if errors.Is(err, ErrNotFound) {
-		return View{}, false, nil
-	}
-	return View{ChangeRequest: cr, Head: v.Revision}, err == nil, err
 }

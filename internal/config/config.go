@@ -10,23 +10,38 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Config is everything the server and the admin commands need to know.
 type Config struct {
-	Addr              string     // listen address
-	DataDir           string     // where SQLite and local file bytes live
-	DatabaseURL       string     // postgres://… or a SQLite path; empty means SQLite in DataDir
-	BaseURL           string     // public base URL used in every `urls` field
-	FetchAllowPrivate bool       // outbound fetches may reach loopback and private addresses
-	MaxBodyBytes      int64      // cap on request bodies
-	LogLevel          slog.Level // minimum level of log lines
-	CPUProfile        string     // file to write a CPU profile of the serving run to, for diagnosis; empty for none
-	BlobS3            BlobS3     // S3-compatible store for file bytes; none means DataDir/blobs
+	Addr              string // listen address
+	DataDir           string // where SQLite and local file bytes live
+	DatabaseURL       string // postgres://… or a SQLite path; empty means SQLite in DataDir
+	BaseURL           string // public base URL used in every `urls` field
+	FetchAllowPrivate bool   // outbound fetches may reach loopback and private addresses
+	MaxBodyBytes      int64  // cap on request bodies
+	// BodyMemoryBytes bounds the request bodies held in memory at once, across requests.
+	BodyMemoryBytes int64
+	// RateLimitToken, RateLimitAddress and RateLimitExpensive are requests a minute per API
+	// token, per client address, and per token (or address) on expensive routes (imports,
+	// PDF, search, exports); 0 turns one off. Processes on one PostgreSQL share the counts.
+	RateLimitToken, RateLimitAddress, RateLimitExpensive int64
+	LogLevel                                             slog.Level // minimum level of log lines
+	CPUProfile                                           string     // file to write a CPU profile of the serving run to, for diagnosis; empty for none
+	BlobS3                                               BlobS3     // S3-compatible store for file bytes; none means DataDir/blobs
+	// FetchMaxConcurrent bounds the outbound fetches (Git imports...) running at once; more
+	// wait a few seconds for a slot, then get 503.
+	FetchMaxConcurrent int
+	// FetchTestPublic is for tests only (no flag or variable sets it): addresses the outbound
+	// policy treats as public, so a loopback server can play an outside server that redirects
+	// inwards.
+	FetchTestPublic []netip.AddrPort
 	// GitImportSyncPages is the most pages a Git import commits within its request; a larger
 	// tree is committed by a durable job.
 	GitImportSyncPages int
@@ -38,6 +53,8 @@ type Config struct {
 	// SQLiteSynchronous is SQLite's synchronous setting (off, normal, full, extra): what an
 	// acknowledged write survives. Ignored on PostgreSQL.
 	SQLiteSynchronous string
+	// OutboxRetention is how long events are kept in the outbox before they are pruned.
+	OutboxRetention time.Duration
 }
 
 // Defaults are the values used when neither a flag nor the environment sets one.
@@ -46,14 +63,25 @@ func Defaults() Config {
 		Addr:         "127.0.0.1:8080",
 		DataDir:      "./docsd-data",
 		MaxBodyBytes: 32 << 20,
-		LogLevel:     slog.LevelInfo,
-		BlobS3:       BlobS3{UseTLS: true},
+		// Decoding holds about three to four times a JSON body's size until the garbage
+		// collector runs: 32 MiB of bodies keeps the server's peak well under 300 MB under
+		// an attack of large bodies (go run ./cmd/docsd-bodybench).
+		BodyMemoryBytes: 32 << 20,
+		// Generous for a team: a person's browser or script rarely passes a few hundred a
+		// minute, and an office behind one address shares the address limit.
+		RateLimitToken:     6000,
+		RateLimitAddress:   12000,
+		RateLimitExpensive: 600,
+		LogLevel:           slog.LevelInfo,
+		BlobS3:             BlobS3{UseTLS: true},
 
+		FetchMaxConcurrent: 8,
 		GitImportSyncPages: 200,
 		ImportSyncPages:    200,
 		PDFMaxPages:        2000,
 
 		SQLiteSynchronous: "full",
+		OutboxRetention:   7 * 24 * time.Hour,
 	}
 }
 
@@ -92,11 +120,17 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	fs.StringVar(&c.DatabaseURL, "database-url", env("DOCSD_DATABASE_URL", ""), "postgres:// URL or SQLite file; default SQLite in the data directory (DOCSD_DATABASE_URL)")
 	fs.StringVar(&c.BaseURL, "base-url", env("DOCSD_BASE_URL", ""), "public base URL; default derived from the listen address (DOCSD_BASE_URL)")
 	f.boolVar(&c.FetchAllowPrivate, "fetch-allow-private", "DOCSD_FETCH_ALLOW_PRIVATE", "let outbound fetches reach loopback and private addresses (DOCSD_FETCH_ALLOW_PRIVATE)")
+	f.intVar(&c.FetchMaxConcurrent, "fetch-max-concurrent", "DOCSD_FETCH_MAX_CONCURRENT", "most outbound fetches (Git imports...) running at once; 1 or more (DOCSD_FETCH_MAX_CONCURRENT)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest accepted request body in bytes (DOCSD_MAX_BODY_BYTES)")
+	fs.Int64Var(&c.BodyMemoryBytes, "body-memory-bytes", c.BodyMemoryBytes, "most bytes of request bodies held in memory at once, across requests; beyond it a body waits, then gets 503 (DOCSD_BODY_MEMORY_BYTES)")
 	fs.StringVar(&f.logLevel, "log-level", env("DOCSD_LOG_LEVEL", "info"), "debug, info, warn or error (DOCSD_LOG_LEVEL)")
 	fs.StringVar(&c.CPUProfile, "cpu-profile", env("DOCSD_CPU_PROFILE", ""), "write a CPU profile of the serving run to this file, for go tool pprof (DOCSD_CPU_PROFILE)")
 	f.intVar(&c.ImportSyncPages, "import-sync-pages", "DOCSD_IMPORT_SYNC_PAGES", "most pages an uploaded archive import commits within its request; larger ones run as a job (DOCSD_IMPORT_SYNC_PAGES)")
 	fs.StringVar(&c.SQLiteSynchronous, "sqlite-synchronous", env("DOCSD_SQLITE_SYNCHRONOUS", c.SQLiteSynchronous), "SQLite's synchronous setting: full (an acknowledged write survives a power loss), normal (it survives a crash of docsd, not of the machine), extra or off (DOCSD_SQLITE_SYNCHRONOUS)")
+	f.int64Var(&c.RateLimitToken, "rate-limit-token", "DOCSD_RATE_LIMIT_TOKEN", "requests a minute per API token; 0 for no limit (DOCSD_RATE_LIMIT_TOKEN)")
+	f.int64Var(&c.RateLimitAddress, "rate-limit-address", "DOCSD_RATE_LIMIT_ADDRESS", "requests a minute per client address; 0 for no limit (DOCSD_RATE_LIMIT_ADDRESS)")
+	f.int64Var(&c.RateLimitExpensive, "rate-limit-expensive", "DOCSD_RATE_LIMIT_EXPENSIVE", "requests a minute per token (or address) on imports, PDF, search and exports; 0 for no limit (DOCSD_RATE_LIMIT_EXPENSIVE)")
+	f.durationVar(&c.OutboxRetention, "outbox-retention", "DOCSD_OUTBOX_RETENTION", "how long events stay in the outbox before they are pruned, as a Go duration such as 168h (DOCSD_OUTBOX_RETENTION)")
 	f.addBlobFlags(env)
 	return f
 }
@@ -114,6 +148,34 @@ func (f *Flags) boolVar(p *bool, name, env, usage string) {
 		}
 	}
 	f.FlagSet.BoolVar(p, name, *p, usage)
+}
+
+// int64Var registers a count of 0 or more (a rate, a size) whose default comes from the
+// variable env.
+func (f *Flags) int64Var(p *int64, name, env, usage string) {
+	if v := f.getenv(env); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			f.envErrs = append(f.envErrs, fmt.Errorf("%s (--%s): want a whole number, 0 or more, got %q", env, name, v))
+		} else {
+			*p = n
+		}
+	}
+	f.FlagSet.Int64Var(p, name, *p, usage)
+}
+
+// durationVar registers a positive duration (a Go duration such as 168h) whose default comes
+// from the variable env.
+func (f *Flags) durationVar(p *time.Duration, name, env, usage string) {
+	if v := f.getenv(env); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			f.envErrs = append(f.envErrs, fmt.Errorf("%s (--%s): want a positive duration such as 168h, got %q", env, name, v))
+		} else {
+			*p = d
+		}
+	}
+	f.FlagSet.DurationVar(p, name, *p, usage)
 }
 
 // intVar registers a count of 0 or more whose default comes from the variable env.
@@ -192,6 +254,13 @@ func (f *Flags) parse(args []string) (Config, error) {
 		}
 		c.MaxBodyBytes = n
 	}
+	if v := f.getenv("DOCSD_BODY_MEMORY_BYTES"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return *c, fmt.Errorf("DOCSD_BODY_MEMORY_BYTES: %w", err)
+		}
+		c.BodyMemoryBytes = n
+	}
 	if err := ParseArgs(f.FlagSet, args, f.out, "docsd help "+strings.TrimPrefix(f.FlagSet.Name(), "docsd ")); err != nil {
 		return *c, err
 	}
@@ -200,6 +269,17 @@ func (f *Flags) parse(args []string) (Config, error) {
 	}
 	if c.ImportSyncPages < 0 {
 		return *c, fmt.Errorf("import-sync-pages: want a whole number of pages, 0 or more, got %d", c.ImportSyncPages)
+	}
+	if c.OutboxRetention <= 0 {
+		return *c, fmt.Errorf("outbox-retention: want a positive duration such as 168h, got %s", c.OutboxRetention)
+	}
+	if c.FetchMaxConcurrent < 1 {
+		return *c, fmt.Errorf("fetch-max-concurrent: want a whole number, 1 or more, got %d", c.FetchMaxConcurrent)
+	}
+	for name, n := range map[string]int64{"rate-limit-token": c.RateLimitToken, "rate-limit-address": c.RateLimitAddress, "rate-limit-expensive": c.RateLimitExpensive} {
+		if n < 0 {
+			return *c, fmt.Errorf("%s: want a whole number of requests a minute, 0 or more, got %d", name, n)
+		}
 	}
 	if err := f.parseBlob(); err != nil {
 		return *c, err
@@ -239,6 +319,9 @@ func (c *Config) finish() error {
 	default:
 		return fmt.Errorf("sqlite-synchronous: want off, normal, full or extra, got %q", c.SQLiteSynchronous)
 	}
+	if c.BodyMemoryBytes < 1<<20 {
+		return fmt.Errorf("body-memory-bytes must be at least 1048576 (got %d)", c.BodyMemoryBytes)
+	}
 	return nil
 }
 
@@ -269,8 +352,9 @@ func (c Config) Redacted() map[string]any {
 	}
 	return map[string]any{
 		"addr": c.Addr, "dataDir": c.DataDir, "databaseURL": dbURL, "baseURL": c.BaseURL,
-		"fetchAllowPrivate": c.FetchAllowPrivate, "maxBodyBytes": c.MaxBodyBytes, "logLevel": c.LogLevel.String(),
-		"cpuProfile": c.CPUProfile, "importSyncPages": c.ImportSyncPages, "sqliteSynchronous": c.SQLiteSynchronous,
+		"fetchAllowPrivate": c.FetchAllowPrivate, "maxBodyBytes": c.MaxBodyBytes, "bodyMemoryBytes": c.BodyMemoryBytes, "logLevel": c.LogLevel.String(),
+		"cpuProfile": c.CPUProfile, "importSyncPages": c.ImportSyncPages, "sqliteSynchronous": c.SQLiteSynchronous, "outboxRetention": c.OutboxRetention.String(),
+		"rateLimitToken": c.RateLimitToken, "rateLimitAddress": c.RateLimitAddress, "rateLimitExpensive": c.RateLimitExpensive,
 		"blobS3": c.BlobS3.redacted(),
 	}
 }

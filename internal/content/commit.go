@@ -22,6 +22,9 @@ type Changes struct {
 	UpsertFiles []contenttree.File
 	RemoveFiles []string
 	Variables   map[string]json.RawMessage
+	// Reusable contents upserted whole, and removed, by id.
+	UpsertReusable []contenttree.ReusableContent
+	RemoveReusable []string
 }
 
 // Meta describes the revision a commit makes.
@@ -73,6 +76,11 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 			return Revision{}, Stats{}, apperr.Invalidf("markdown: page %s (%q) must be UTF-8 text without NUL characters", p.ID, p.Title)
 		}
 	}
+	for _, r := range ch.UpsertReusable {
+		if !utf8.ValidString(r.Markdown) || strings.ContainsRune(r.Markdown, 0) {
+			return Revision{}, Stats{}, apperr.Invalidf("markdown: reusable content %s (%q) must be UTF-8 text without NUL characters", r.ID, r.Title)
+		}
+	}
 	// Only the pages a change can affect are checked, on a tree of just those pages: copying
 	// the whole tree would make every commit cost the size of the space.
 	changed := changedPages(ch)
@@ -95,6 +103,19 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 		if base.pageHash(p.ID) != h {
 			objects[h] = Object{Kind: KindPage, Body: body}
 			texts[md] = p.Markdown
+		}
+	}
+	for _, id := range ch.RemoveReusable {
+		pageChanges[reusableKey(id)], markdownHashes[reusableKey(id)] = "", ""
+	}
+	for _, r := range ch.UpsertReusable {
+		key := reusableKey(r.ID)
+		h, body, md := encodeReusable(r)
+		pageChanges[key] = h
+		markdownHashes[key] = md
+		if base.pageHash(key) != h {
+			objects[h] = Object{Kind: KindPage, Body: body}
+			texts[md] = r.Markdown
 		}
 	}
 	fileChanges := map[string]string{}
@@ -193,9 +214,18 @@ func effective(changes map[string]string, inBase func(id string) string) map[str
 // files whose records are equal are left out, so a commit of them writes only what differs.
 func ChangesTo(snap *Snapshot, next *contenttree.Tree) Changes {
 	var ch Changes
-	for id := range snap.pageHashes {
-		if _, ok := next.Pages[id]; !ok {
-			ch.RemovePages = append(ch.RemovePages, id)
+	for key := range snap.pageHashes {
+		if id, ok := reusableID(key); ok {
+			if _, ok := next.ReusableContents[id]; !ok {
+				ch.RemoveReusable = append(ch.RemoveReusable, id)
+			}
+		} else if _, ok := next.Pages[key]; !ok {
+			ch.RemovePages = append(ch.RemovePages, key)
+		}
+	}
+	for id, r := range next.ReusableContents {
+		if h, _, _ := encodeReusable(r); snap.pageHashes[reusableKey(id)] != h {
+			ch.UpsertReusable = append(ch.UpsertReusable, r)
 		}
 	}
 	for id, p := range next.Pages {

@@ -22,6 +22,9 @@ import (
 const (
 	TypeEdits = "edits"
 	TypeMerge = "merge"
+	// TypeUpdate is a change request's revision that brings in the space's head (the
+	// change request's update), as the API names it; TypeMerge is a merge into the space.
+	TypeUpdate = "update"
 )
 
 // Revision is one immutable state of a space's content.

@@ -47,8 +47,13 @@ func (s *Service) Delta(ctx context.Context, fromID, toID string) (Changes, erro
 		return ch, err
 	}
 	for id, h := range pages {
+		rid, reusable := reusableID(id)
 		if h[1] == "" {
-			ch.RemovePages = append(ch.RemovePages, id)
+			if reusable {
+				ch.RemoveReusable = append(ch.RemoveReusable, rid)
+			} else {
+				ch.RemovePages = append(ch.RemovePages, id)
+			}
 			continue
 		}
 		p, mdHash, err := decodePage(bodies[h[1]])
@@ -58,7 +63,11 @@ func (s *Service) Delta(ctx context.Context, fromID, toID string) (Changes, erro
 		if p.Markdown, err = s.markdownText(ctx, tx, mdHash); err != nil {
 			return ch, err
 		}
-		ch.UpsertPages = append(ch.UpsertPages, p)
+		if reusable {
+			ch.UpsertReusable = append(ch.UpsertReusable, reusableOf(p))
+		} else {
+			ch.UpsertPages = append(ch.UpsertPages, p)
+		}
 	}
 	for id, h := range files {
 		if h[1] == "" {

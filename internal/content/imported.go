@@ -46,6 +46,12 @@ func importedTree(head *Snapshot, res *gitbookimport.Result, stored map[string]b
 		fileIDs[f.Path] = id
 	}
 
+	for _, rc := range res.ReusableContents {
+		id := reusableContentID(rc.Path)
+		t.ReusableContents[id] = contenttree.ReusableContent{ID: id, Title: rc.Title, Markdown: rc.Markdown,
+			Git: contenttree.GitBlob{OID: rc.GitOID, Path: res.GitPath(rc.Path)}}
+	}
+
 	pageIDs := make([]string, len(res.Pages))
 	places := make([]string, len(res.Pages))
 	lastOrder := map[string]string{}
@@ -120,6 +126,10 @@ func place(parent, kind, slug, title string) string {
 
 // fileID is a file's id from its path in the tree: stable across imports of the same tree.
 func fileID(path string) string { return "f" + digest([]byte(path))[:19] }
+
+// reusableContentID is a reusable content's id from its path in the tree, stable across
+// imports of the same tree as fileID is.
+func reusableContentID(path string) string { return "r" + digest([]byte("include:" + path))[:19] }
 
 // coverJSON is the API's cover object for an image in the tree, or at a URL.
 func coverJSON(cover string, y float64, fileIDs map[string]string) json.RawMessage {

@@ -191,5 +191,10 @@ func newPending(rev Revision, baseID string, ch Changes, changed []string, child
 	for _, id := range ch.RemovePages {
 		ps.removed[id] = true
 	}
+	ps.changes.UpsertReusable = make([]contenttree.ReusableContent, len(ch.UpsertReusable))
+	for i, r := range ch.UpsertReusable {
+		r.Markdown = ""
+		ps.changes.UpsertReusable[i] = r
+	}
 	return ps
 }

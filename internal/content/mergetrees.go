@@ -32,6 +32,10 @@ func (s *Service) MergeTrees(ctx context.Context, baseID, oursID, theirsID strin
 			p.Markdown = markdownRef(snap.markdownHashes[pid])
 			trees[i].Pages[pid] = p
 		}
+		for rid, r := range trees[i].ReusableContents {
+			r.Markdown = markdownRef(snap.markdownHashes[reusableKey(rid)])
+			trees[i].ReusableContents[rid] = r
+		}
 	}
 	var needed []string
 	for id, o := range trees[1].Pages {
@@ -45,6 +49,21 @@ func (s *Service) MergeTrees(ctx context.Context, baseID, oursID, theirsID strin
 		}
 		if o.Markdown != b && t.Markdown != b {
 			needed = append(needed, id)
+		}
+	}
+	// Reusable contents edited differently on both sides need their texts too; they are
+	// keyed in needed by their trie keys.
+	for id, o := range trees[1].ReusableContents {
+		t, ok := trees[2].ReusableContents[id]
+		if !ok || o.Markdown == t.Markdown {
+			continue
+		}
+		b := ""
+		if br, ok := trees[0].ReusableContents[id]; ok {
+			b = br.Markdown
+		}
+		if o.Markdown != b && t.Markdown != b {
+			needed = append(needed, reusableKey(id))
 		}
 	}
 	var hashes []string
@@ -61,6 +80,13 @@ func (s *Service) MergeTrees(ctx context.Context, baseID, oursID, theirsID strin
 	}
 	for _, id := range needed {
 		for i := range trees {
+			if rid, ok := reusableID(id); ok {
+				if r, ok := trees[i].ReusableContents[rid]; ok {
+					r.Markdown = texts[snaps[i].markdownHashes[id]]
+					trees[i].ReusableContents[rid] = r
+				}
+				continue
+			}
 			if p, ok := trees[i].Pages[id]; ok {
 				p.Markdown = texts[snaps[i].markdownHashes[id]]
 				trees[i].Pages[id] = p
@@ -78,6 +104,11 @@ func (s *Service) ResolveMarkdown(ctx context.Context, ch *Changes) error {
 			hashes = append(hashes, h)
 		}
 	}
+	for _, r := range ch.UpsertReusable {
+		if h, ok := strings.CutPrefix(r.Markdown, "\x00"); ok {
+			hashes = append(hashes, h)
+		}
+	}
 	texts, err := s.markdownTexts(ctx, hashes)
 	if err != nil {
 		return err
@@ -85,6 +116,11 @@ func (s *Service) ResolveMarkdown(ctx context.Context, ch *Changes) error {
 	for i, p := range ch.UpsertPages {
 		if h, ok := strings.CutPrefix(p.Markdown, "\x00"); ok {
 			ch.UpsertPages[i].Markdown = texts[h]
+		}
+	}
+	for i, r := range ch.UpsertReusable {
+		if h, ok := strings.CutPrefix(r.Markdown, "\x00"); ok {
+			ch.UpsertReusable[i].Markdown = texts[h]
 		}
 	}
 	return nil

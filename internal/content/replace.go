@@ -14,7 +14,7 @@ import (
 )
 
 // CanEdit checks that the caller may change the space's content: 404 without read access,
-// 403 below the edit role, 423 while the space is locked. It returns the space as they see it.
+// 403 below the edit role, 409 while the space is locked. It returns the space as they see it.
 func (s *Service) CanEdit(ctx context.Context, c auth.Caller, spaceID string) (space.View, error) {
 	v, err := s.spaces.RoleOn(ctx, c, spaceID)
 	if err != nil {
@@ -35,7 +35,7 @@ func (s *Service) Replace(ctx context.Context, c auth.Caller, spaceID string, tr
 	if err != nil {
 		return Revision{}, Stats{}, err
 	}
-	return s.replaceHead(ctx, c, v, nil, func(*Snapshot, time.Time) (*contenttree.Tree, error) { return tree, nil })
+	return s.replaceHead(ctx, c, v, nil, func(*Snapshot, time.Time) (*contenttree.Tree, error) { return tree, nil }, nil)
 }
 
 // Import makes an imported markdown tree the space's content, as Replace does. Its files'
@@ -43,16 +43,22 @@ func (s *Service) Replace(ctx context.Context, c auth.Caller, spaceID string, tr
 // an import that then fails, is harmless). Pages at the same place as in the current content
 // keep their ids.
 func (s *Service) Import(ctx context.Context, c auth.Caller, spaceID string, res *gitbookimport.Result, blobs blob.Store) (Revision, Stats, error) {
-	return s.importTree(ctx, c, spaceID, res, blobs, false)
+	return s.importTree(ctx, c, spaceID, res, blobs, false, nil)
+}
+
+// ImportAlso is Import with also run inside the commit's transaction, after it: what also
+// writes commits or vanishes with the content, and an error from it writes nothing.
+func (s *Service) ImportAlso(ctx context.Context, c auth.Caller, spaceID string, res *gitbookimport.Result, blobs blob.Store, also func(context.Context, Tx, Revision) error) (Revision, Stats, error) {
+	return s.importTree(ctx, c, spaceID, res, blobs, false, also)
 }
 
 // ImportIntoEmpty is Import for a space without pages, such as a template's content: when the
 // space has pages, nothing is written and the answer is 409, so no content is ever replaced.
 func (s *Service) ImportIntoEmpty(ctx context.Context, c auth.Caller, spaceID string, res *gitbookimport.Result, blobs blob.Store) (Revision, Stats, error) {
-	return s.importTree(ctx, c, spaceID, res, blobs, true)
+	return s.importTree(ctx, c, spaceID, res, blobs, true, nil)
 }
 
-func (s *Service) importTree(ctx context.Context, c auth.Caller, spaceID string, res *gitbookimport.Result, blobs blob.Store, onlyIntoEmpty bool) (Revision, Stats, error) {
+func (s *Service) importTree(ctx context.Context, c auth.Caller, spaceID string, res *gitbookimport.Result, blobs blob.Store, onlyIntoEmpty bool, also func(context.Context, Tx, Revision) error) (Revision, Stats, error) {
 	v, err := s.CanEdit(ctx, c, spaceID)
 	if err != nil {
 		return Revision{}, Stats{}, err
@@ -70,7 +76,7 @@ func (s *Service) importTree(ctx context.Context, c auth.Caller, spaceID string,
 			return nil, apperr.Conflictf("space %s already has %d pages: a template applies only to a space without pages", spaceID, n)
 		}
 		return importedTree(head, res, stored, now)
-	})
+	}, also)
 }
 
 // storeFiles puts an import's file bytes in the blob store, by path.
@@ -88,7 +94,7 @@ func storeFiles(ctx context.Context, res *gitbookimport.Result, blobs blob.Store
 
 // replaceHead commits the tree that build makes from the current head at now, and moves the
 // head.
-func (s *Service) replaceHead(ctx context.Context, c auth.Caller, v space.View, git *GitCommit, build func(head *Snapshot, now time.Time) (*contenttree.Tree, error)) (Revision, Stats, error) {
+func (s *Service) replaceHead(ctx context.Context, c auth.Caller, v space.View, git *GitCommit, build func(head *Snapshot, now time.Time) (*contenttree.Tree, error), also func(context.Context, Tx, Revision) error) (Revision, Stats, error) {
 	now := s.clock.Now()
 	var rev Revision
 	var st Stats
@@ -105,7 +111,48 @@ func (s *Service) replaceHead(ctx context.Context, c auth.Caller, v space.View, 
 		if err != nil {
 			return err
 		}
-		return MoveHead(ctx, tx, v.ID, v.Revision, rev.ID)
+		if err := MoveHead(ctx, tx, v.ID, v.Revision, rev.ID); err != nil {
+			return err
+		}
+		if also != nil {
+			return also(ctx, tx, rev)
+		}
+		return nil
 	})
 	return rev, st, err
+}
+
+// ApplyToHead commits the changes that change makes to the space's current content (read
+// through a view, as change requests are) and moves the head, as the caller (see CanEdit).
+// also runs inside the same transaction, after the commit: what it writes commits or vanishes
+// with the content, and an error from it writes nothing. A head that moved meanwhile is a 409.
+func (s *Service) ApplyToHead(ctx context.Context, c auth.Caller, spaceID string, change func(*View) (Changes, error), also func(ctx context.Context, tx Tx, rev Revision) error) (Revision, error) {
+	v, err := s.CanEdit(ctx, c, spaceID)
+	if err != nil {
+		return Revision{}, err
+	}
+	view, err := s.RevisionView(ctx, v.Revision)
+	if err != nil {
+		return Revision{}, err
+	}
+	ch, err := change(view)
+	if err != nil {
+		return Revision{}, err
+	}
+	now := s.clock.Now()
+	var rev Revision
+	err = s.store.Write(ctx, now, func(tx Tx) error {
+		rev, _, err = s.Commit(ctx, tx, v.Revision, ch, Meta{SpaceID: v.ID, AuthorID: c.UserID}, now)
+		if err != nil {
+			return err
+		}
+		if err := MoveHead(ctx, tx, v.ID, v.Revision, rev.ID); err != nil {
+			return err
+		}
+		if also != nil {
+			return also(ctx, tx, rev)
+		}
+		return nil
+	})
+	return rev, err
 }

@@ -141,6 +141,10 @@ func (s *Service) tree(ctx context.Context, tx Tx, revisionID string) (*contentt
 		p.Markdown = text
 		t.Pages[id] = p
 	}
+	for id, r := range t.ReusableContents {
+		r.Markdown = texts[snap.markdownHashes[reusableKey(id)]]
+		t.ReusableContents[id] = r
+	}
 	return t, nil
 }
 
@@ -149,6 +153,9 @@ func (s *Service) tree(ctx context.Context, tx Tx, revisionID string) (*contentt
 // trie, so a first read costs a handful of small queries whatever the size of the space.
 func (s *Service) Page(ctx context.Context, revisionID, pageID string) (contenttree.Page, error) {
 	notFound := apperr.NotFoundf("page %s not found in revision %s", pageID, revisionID)
+	if _, reusable := reusableID(pageID); reusable {
+		return contenttree.Page{}, notFound // a reusable content's key in the trie is no page
+	}
 	if snap, ok := s.snapshots.get(revisionID); ok {
 		p, found := snap.Tree.Pages[pageID]
 		if !found {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 
 	"docsd/internal/contenttree"
 )
@@ -22,6 +23,11 @@ type Snapshot struct {
 	pageHashes     map[string]string   // page id → page record hash
 	fileHashes     map[string]string   // file id → file record hash
 	markdownHashes map[string]string   // page id → markdown hash
+
+	// includeNames maps a reusable content's file name to its id, built on first use (see
+	// ReusableByPath).
+	includeOnce  sync.Once
+	includeNames map[string]string
 }
 
 // nodes returns a nodeSource reading through the node cache.
@@ -110,8 +116,12 @@ func (s *Service) decode(ctx context.Context, tx Tx, rev Revision) (*Snapshot, e
 		if err != nil {
 			return nil, fmt.Errorf("content: page record %s of page %s: %w", h, id, err)
 		}
-		snap.Tree.Pages[id] = p
 		snap.markdownHashes[id] = md
+		if rid, ok := reusableID(id); ok {
+			snap.Tree.ReusableContents[rid] = reusableOf(p)
+			continue
+		}
+		snap.Tree.Pages[id] = p
 	}
 	bodies, err = objects(ctx, tx, values(fileHashes))
 	if err != nil {

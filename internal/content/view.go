@@ -114,7 +114,10 @@ func (v *View) derive() *Snapshot {
 	}
 	base := root.snap
 	next := &contenttree.Tree{Pages: maps.Clone(base.Tree.Pages), Files: maps.Clone(base.Tree.Files),
-		Variables: v.ps.rev.Variables}
+		Variables: v.ps.rev.Variables, ReusableContents: maps.Clone(base.Tree.ReusableContents)}
+	if next.ReusableContents == nil {
+		next.ReusableContents = map[string]contenttree.ReusableContent{}
+	}
 	if next.Pages == nil {
 		next.Pages = map[string]contenttree.Page{}
 	}
@@ -141,6 +144,12 @@ func (v *View) derive() *Snapshot {
 		}
 		for _, f := range ps.changes.UpsertFiles {
 			next.Files[f.ID] = f
+		}
+		for _, id := range ps.changes.RemoveReusable {
+			delete(next.ReusableContents, id)
+		}
+		for _, r := range ps.changes.UpsertReusable {
+			next.ReusableContents[r.ID] = r // kept without markdown
 		}
 		snap.pageHashes = patchInPlace(snap.pageHashes, ps.pageChanges)
 		snap.fileHashes = patchInPlace(snap.fileHashes, ps.fileChanges)

@@ -49,6 +49,8 @@ type Conflict struct {
 	// duplicate slug, the pages sharing it. Empty for conflicts about files or space variables.
 	PageIDs []string
 	FileID  string // the file in conflict, if any
+	// ReusableContentID is the reusable content in conflict, if any.
+	ReusableContentID string
 	// Variable names the variable in conflict: a page's (with PageIDs) or the space's (without).
 	Variable  string
 	Field     string               // the page's or file's field in conflict (a Field* name), when one field is
@@ -61,6 +63,8 @@ type Conflict struct {
 func (c Conflict) String() string {
 	var subject string
 	switch {
+	case c.ReusableContentID != "":
+		subject = fmt.Sprintf("reusable content %q", c.ReusableContentID)
 	case c.FileID != "":
 		subject = fmt.Sprintf("file %q", c.FileID)
 	case len(c.PageIDs) > 0:

@@ -77,17 +77,28 @@ type Dimensions struct {
 	Height int `json:"height"`
 }
 
-// Tree is the content of one revision. Pages and Files are keyed by id; Variables are the space's
-// variables, each value a JSON string, number or boolean.
+// ReusableContent is a block of content written once and included in many pages (GitBook's
+// `.gitbook/includes/*.md`, shown where a page writes `{% include %}`).
+type ReusableContent struct {
+	ID       string
+	Title    string
+	Markdown string
+	Git      GitBlob // the file it was imported from, if any
+}
+
+// Tree is the content of one revision. Pages, Files and ReusableContents are keyed by id;
+// Variables are the space's variables, each value a JSON string, number or boolean.
 type Tree struct {
-	Pages     map[string]Page
-	Files     map[string]File
-	Variables map[string]json.RawMessage
+	Pages            map[string]Page
+	Files            map[string]File
+	Variables        map[string]json.RawMessage
+	ReusableContents map[string]ReusableContent
 }
 
 // New returns an empty tree.
 func New() *Tree {
-	return &Tree{Pages: map[string]Page{}, Files: map[string]File{}, Variables: map[string]json.RawMessage{}}
+	return &Tree{Pages: map[string]Page{}, Files: map[string]File{}, Variables: map[string]json.RawMessage{},
+		ReusableContents: map[string]ReusableContent{}}
 }
 
 // Clone returns a copy of t whose maps can be changed without touching t. A nil tree clones to an
@@ -103,6 +114,7 @@ func (t *Tree) Clone() *Tree {
 	}
 	maps.Copy(c.Files, t.Files)
 	maps.Copy(c.Variables, t.Variables)
+	maps.Copy(c.ReusableContents, t.ReusableContents)
 	return c
 }
 
@@ -130,6 +142,14 @@ func (t *Tree) Equal(u *Tree) bool {
 	for id, f := range t.Files {
 		g, ok := u.Files[id]
 		if !ok || f != g {
+			return false
+		}
+	}
+	if len(t.ReusableContents) != len(u.ReusableContents) {
+		return false
+	}
+	for id, r := range t.ReusableContents {
+		if q, ok := u.ReusableContents[id]; !ok || q != r {
 			return false
 		}
 	}

@@ -38,6 +38,7 @@ func Merge(base, ours, theirs *Tree) (*Tree, []Conflict) {
 	m.mergePages()
 	m.checkStructure()
 	m.mergeFiles()
+	m.mergeReusableContents()
 	m.result.Variables = m.mergeValues(m.base.Variables, m.ours.Variables, m.theirs.Variables,
 		func(name string, deletedBy Side) {
 			m.add(valueConflict(Conflict{Variable: name}, deletedBy))
@@ -307,5 +308,56 @@ func (m *merger) oneSideFile(id string, b File, inBase bool, kept File, deletedB
 		m.result.Files[id] = kept
 	case b != kept:
 		m.add(Conflict{Kind: ConflictDeleteEdit, FileID: id, DeletedBy: deletedBy})
+	}
+}
+
+// mergeReusableContents merges reusable contents as pages merge their own fields: the title
+// taken from the side that changed it, the markdown line by line; deleted on one side and
+// changed on the other, or changed differently on both, is a conflict naming it.
+func (m *merger) mergeReusableContents() {
+	for _, id := range unionKeys(m.base.ReusableContents, m.ours.ReusableContents, m.theirs.ReusableContents) {
+		b, inBase := m.base.ReusableContents[id]
+		o, inOurs := m.ours.ReusableContents[id]
+		t, inTheirs := m.theirs.ReusableContents[id]
+		switch {
+		case inOurs && inTheirs:
+			if !inBase {
+				b = ReusableContent{ID: id}
+			}
+			r := b
+			switch {
+			case o.Title != b.Title && t.Title != b.Title && o.Title != t.Title:
+				m.add(Conflict{Kind: ConflictField, ReusableContentID: id, Field: FieldTitle})
+			case o.Title != b.Title:
+				r.Title = o.Title
+			case t.Title != b.Title:
+				r.Title = t.Title
+			}
+			merged, textConflicts := textmerge.Merge(b.Markdown, o.Markdown, t.Markdown)
+			if len(textConflicts) > 0 {
+				m.add(Conflict{Kind: ConflictMarkdown, ReusableContentID: id, Field: FieldMarkdown, Text: textConflicts})
+			}
+			r.Markdown = merged
+			switch {
+			case o.Git != b.Git:
+				r.Git = o.Git
+			case t.Git != b.Git:
+				r.Git = t.Git
+			}
+			m.result.ReusableContents[id] = r
+		case inOurs:
+			m.oneSideReusable(id, b, inBase, o, Theirs)
+		case inTheirs:
+			m.oneSideReusable(id, b, inBase, t, Ours)
+		}
+	}
+}
+
+func (m *merger) oneSideReusable(id string, b ReusableContent, inBase bool, kept ReusableContent, deletedBy Side) {
+	switch {
+	case !inBase:
+		m.result.ReusableContents[id] = kept
+	case b != kept:
+		m.add(Conflict{Kind: ConflictDeleteEdit, ReusableContentID: id, DeletedBy: deletedBy})
 	}
 }

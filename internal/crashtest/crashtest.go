@@ -81,7 +81,10 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	}
 	opts := childserver.Options{Bin: cfg.Bin, DataDir: dataDir, DatabaseURL: dbURL,
 		LogPath: filepath.Join(cfg.WorkDir, "docsd.log"),
-		Env:     []string{"DOCSD_LOG_LEVEL=warn", fmt.Sprintf("DOCSD_IMPORT_SYNC_PAGES=%d", cfg.ImportPages-1)}}
+		// The loop's own traffic is not what it tests, and on PostgreSQL rate-limit counts
+		// outlive a restart: limits are off.
+		Env: []string{"DOCSD_LOG_LEVEL=warn", fmt.Sprintf("DOCSD_IMPORT_SYNC_PAGES=%d", cfg.ImportPages-1),
+			"DOCSD_RATE_LIMIT_TOKEN=0", "DOCSD_RATE_LIMIT_ADDRESS=0", "DOCSD_RATE_LIMIT_EXPENSIVE=0"}}
 
 	srv, err := childserver.Start(ctx, opts)
 	if err != nil {

@@ -8,12 +8,22 @@ import (
 
 // cappedTransport stops every response body at max bytes. It sits in the transport rather than
 // in Get so that libraries given HTTPClient (go-git) are held to the same cap.
+// It also checks each request's URL (scheme, literal addresses) for the same reason.
 type cappedTransport struct {
-	next http.RoundTripper
-	max  int64
+	next  http.RoundTripper
+	max   int64
+	check func(*http.Request) error
 }
 
 func (t *cappedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.check != nil {
+		if err := t.check(req); err != nil {
+			if req.Body != nil {
+				req.Body.Close()
+			}
+			return nil, err
+		}
+	}
 	res, err := t.next.RoundTrip(req)
 	if err != nil {
 		return nil, err

@@ -78,7 +78,11 @@ func (c *Client) Classify(host string, err error) error {
 	}
 	var ne net.Error
 	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
-		return &Error{Kind: ErrTimeout, Host: host, Message: fmt.Sprintf("no complete answer within %s", c.opts.Timeout), Err: err}
+		msg := fmt.Sprintf("no complete answer within %s", c.opts.Timeout)
+		if c.opts.WaitTimeout < c.opts.Timeout {
+			msg = fmt.Sprintf("no answer within %s, or no complete answer within %s", c.opts.WaitTimeout, c.opts.Timeout)
+		}
+		return &Error{Kind: ErrTimeout, Host: host, Message: msg, Err: err}
 	}
 	if errors.Is(err, context.Canceled) {
 		return err

@@ -13,6 +13,9 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -25,17 +28,24 @@ type Options struct {
 	Timeout      time.Duration // whole request, body included; default 30s
 	MaxBytes     int64         // largest response body; default 10 MiB
 	MaxRedirects int           // redirects followed; default 5; negative refuses every redirect
+	// WaitTimeout bounds connecting and then waiting for the response's headers, each; default
+	// 20s or Timeout if shorter. A server that accepts and never answers holds the request
+	// (and a gate slot) this long, not the whole Timeout.
+	WaitTimeout time.Duration
+	// TestPublic lists addresses treated as public, for tests (see config.FetchTestPublic).
+	TestPublic []netip.AddrPort
 }
 
 const (
 	DefaultTimeout      = 30 * time.Second
 	DefaultMaxBytes     = 10 << 20
 	DefaultMaxRedirects = 5
+	DefaultWaitTimeout  = 20 * time.Second
 )
 
 // FromConfig is the operator's address policy with default limits.
 func FromConfig(cfg config.Config) Options {
-	return Options{AllowPrivate: cfg.FetchAllowPrivate}
+	return Options{AllowPrivate: cfg.FetchAllowPrivate, TestPublic: cfg.FetchTestPublic}
 }
 
 // Client fetches user-given URLs under one set of Options. It is safe for concurrent use.
@@ -57,9 +67,21 @@ func New(o Options) *Client {
 	if o.MaxRedirects == 0 {
 		o.MaxRedirects = DefaultMaxRedirects
 	}
+	if o.WaitTimeout <= 0 {
+		o.WaitTimeout = DefaultWaitTimeout
+	}
+	o.WaitTimeout = min(o.WaitTimeout, o.Timeout)
 	c := &Client{opts: o}
+	if len(o.TestPublic) > 0 {
+		c.exempt = func(ap netip.AddrPort) bool { return slices.Contains(o.TestPublic, ap) }
+	}
 	c.http = &http.Client{
-		Transport:     &cappedTransport{next: c.newTransport(), max: o.MaxBytes},
+		Transport: &cappedTransport{next: c.newTransport(), max: o.MaxBytes, check: func(req *http.Request) error {
+			if err := c.checkURL(req.URL); err != nil {
+				return err
+			}
+			return nil
+		}},
 		CheckRedirect: c.checkRedirect,
 		Timeout:       o.Timeout,
 	}
@@ -77,7 +99,7 @@ func (c *Client) HTTPClient() *http.Client { return c.http }
 // Do sends req after checking its URL. Every error is an *Error (or context.Canceled). The body
 // of the response stops with an *Error of kind ErrTooLarge past MaxBytes; the caller closes it.
 func (c *Client) Do(req *http.Request) (*http.Response, error) {
-	if err := checkURL(req.URL); err != nil {
+	if err := c.checkURL(req.URL); err != nil {
 		return nil, err
 	}
 	res, err := c.http.Do(req)
@@ -138,13 +160,45 @@ func invalidURL(err error) *Error {
 	return e
 }
 
-// checkURL refuses what is not an absolute http or https URL with a host.
-func checkURL(u *url.URL) *Error {
-	if u.Scheme != "http" && u.Scheme != "https" {
+// CheckURL applies the checks made before connecting to u, for callers that hand the URL to a
+// library which may rewrite it before its requests reach HTTPClient (go-git does).
+func (c *Client) CheckURL(u *url.URL) error {
+	if err := c.checkURL(u); err != nil {
+		return err
+	}
+	return nil
+}
+
+// checkURL refuses what is not an absolute http or https URL with a host (the scheme in any
+// case: url.Parse lowers it), and a host that is an address the policy refuses, before any
+// connection: a literal address with a zone id ("[fe80::1%25eth0]") would otherwise fail at
+// dial time with a connection error rather than the policy's refusal.
+func (c *Client) checkURL(u *url.URL) *Error {
+	if scheme := strings.ToLower(u.Scheme); scheme != "http" && scheme != "https" {
 		return newError(ErrUnsupportedScheme, u.Host, "scheme %q is not allowed, only http and https", u.Scheme)
 	}
-	if u.Hostname() == "" {
+	host := u.Hostname()
+	if host == "" {
 		return newError(ErrInvalidURL, u.Host, "the URL has no host")
+	}
+	if c.opts.AllowPrivate {
+		return nil
+	}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		if ip.Zone() != "" {
+			return newError(ErrForbiddenAddress, u.Host,
+				"%s is refused (an address with a zone id is link-local); the operator can allow private targets with DOCSD_FETCH_ALLOW_PRIVATE", ip.WithZone(""))
+		}
+		port := uint16(80)
+		if p, err := strconv.ParseUint(u.Port(), 10, 16); err == nil {
+			port = uint16(p)
+		}
+		if c.exempt != nil && c.exempt(netip.AddrPortFrom(ip, port)) {
+			return nil
+		}
+		if err := checkAddress(u.Host, netip.AddrPortFrom(ip, port).String()); err != nil {
+			return err.(*Error)
+		}
 	}
 	return nil
 }
@@ -155,7 +209,12 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) > c.opts.MaxRedirects || c.opts.MaxRedirects < 0 {
 		return newError(ErrTooManyRedirects, via[0].URL.Host, "more than %d redirects", max(c.opts.MaxRedirects, 0))
 	}
-	if err := checkURL(req.URL); err != nil {
+	if err := c.checkURL(req.URL); err != nil {
+		if errors.Is(err, ErrForbiddenAddress) {
+			// The address is the message: name the target, as a refusal at dial time would.
+			err.Message = "redirected to a refused address: " + err.Message
+			return err
+		}
 		// Name the host that redirected, which the caller knows, not the target's.
 		err.Host = via[len(via)-1].URL.Host
 		err.Message = "redirected to a URL that is refused: " + err.Message
@@ -174,7 +233,7 @@ func (c *Client) newTransport() *http.Transport {
 		MaxIdleConns:          16,
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
-		ResponseHeaderTimeout: c.opts.Timeout,
+		ResponseHeaderTimeout: c.opts.WaitTimeout,
 		ExpectContinueTimeout: time.Second,
 	}
 }
@@ -183,7 +242,7 @@ func (c *Client) newTransport() *http.Transport {
 // the moment of connecting (Control runs after resolution, before connect), so a name whose DNS
 // answer changes between a check and the connection cannot slip through.
 func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, error) {
-	d := &net.Dialer{Timeout: c.opts.Timeout, KeepAlive: 30 * time.Second}
+	d := &net.Dialer{Timeout: c.opts.WaitTimeout, KeepAlive: 30 * time.Second}
 	if !c.opts.AllowPrivate {
 		d.Control = func(_, address string, _ syscall.RawConn) error {
 			if c.exempt != nil {

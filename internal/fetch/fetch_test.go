@@ -301,3 +301,63 @@ func TestUnresolvableHost(t *testing.T) {
 		t.Error("CallerFault() = true for a name that does not resolve, want false (a 502)")
 	}
 }
+
+// Spellings of refused targets get the policy's refusal before any connection: an upper-case
+// scheme, a literal address with a zone id, mapped and NAT64 forms.
+func TestURLTricksRefusedByThePolicy(t *testing.T) {
+	t.Parallel()
+	c := fetch.New(fetch.Options{})
+	for _, tc := range []struct{ url, want string }{
+		{"HTTP://127.0.0.1:9/x", "loopback"},
+		{"hTTpS://10.1.2.3/x", "RFC 1918"},
+		{"http://[fe80::1%25eth0]/x", "zone id"},
+		{"http://[fe80::1%25lo]:8080/x", "zone id"},
+		{"http://[::ffff:7f00:1]:9/x", "loopback"},
+		{"http://[64:ff9b::a9fe:a9fe]/x", "link-local behind the NAT64 prefix"},
+		{"http://192.0.2.10/x", "TEST-NET-1"},
+		{"http://[2001:db8::1]/x", "documentation"},
+		{"http://0x7f.1/x", ""}, // not an address literal: resolved, then refused at dial or unresolvable
+	} {
+		_, err := c.Get(context.Background(), tc.url)
+		if tc.want == "" {
+			if err == nil {
+				t.Errorf("%s: fetched", tc.url)
+			}
+			continue
+		}
+		fe := expectKind(t, err, fetch.ErrForbiddenAddress, tc.want)
+		if !fe.CallerFault() {
+			t.Errorf("%s: not the caller's fault", tc.url)
+		}
+	}
+}
+
+func TestGateBoundsConcurrentFetches(t *testing.T) {
+	t.Parallel()
+	g := fetch.NewGate(2, 50*time.Millisecond)
+	r1, err1 := g.Enter(context.Background(), "h")
+	r2, err2 := g.Enter(context.Background(), "h")
+	if err1 != nil || err2 != nil {
+		t.Fatalf("two slots: %v, %v", err1, err2)
+	}
+	start := time.Now()
+	if _, err := g.Enter(context.Background(), "h"); !errors.Is(err, fetch.ErrBusy) {
+		t.Fatalf("third fetch: %v, want ErrBusy", err)
+	}
+	if d := time.Since(start); d < 40*time.Millisecond || d > 5*time.Second {
+		t.Errorf("refused after %s, want about the 50ms wait", d)
+	}
+	r1()
+	r3, err := g.Enter(context.Background(), "h")
+	if err != nil {
+		t.Fatalf("after a release: %v", err)
+	}
+	r2()
+	r3()
+	var none *fetch.Gate
+	if rel, err := none.Enter(context.Background(), "h"); err != nil {
+		t.Fatalf("nil gate: %v", err)
+	} else {
+		rel()
+	}
+}

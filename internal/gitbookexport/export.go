@@ -1,8 +1,9 @@
 // Package gitbookexport writes a space's content as the markdown tree GitBook's Git Sync
 // writes, the layout gitbookimport reads: .gitbook.yaml, README.md (the first page),
 // SUMMARY.md (the table of contents), one markdown file per page at its location in the space
-// (gitbookimport.SpaceLocation) and the files under .gitbook/assets. Importing the tree back
-// gives the same pages, titles, order, slugs and files.
+// (gitbookimport.SpaceLocation), the files under .gitbook/assets and the reusable contents
+// under .gitbook/includes. Importing the tree back gives the same pages, titles, order,
+// slugs, files and reusable contents.
 package gitbookexport
 
 import (
@@ -28,6 +29,10 @@ type Input struct {
 	Paths    map[string]string
 	Markdown map[string]string
 	Files    map[string][]byte
+	// Includes are the reusable contents, with their markdown, by id; each is written under
+	// .gitbook/includes/ at the file name pages include it by (content.ReusableFileName).
+	Includes map[string]contenttree.ReusableContent
+	FileName func(contenttree.ReusableContent) string
 }
 
 // Tree returns the files of the tree, by path.
@@ -80,6 +85,21 @@ func Tree(in Input) map[string][]byte {
 	list("", 0)
 	out["SUMMARY.md"] = []byte(summary.String())
 	out[".gitbook.yaml"] = []byte("root: ./\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n")
+	includeIDs := make([]string, 0, len(in.Includes))
+	for id := range in.Includes {
+		includeIDs = append(includeIDs, id)
+	}
+	sort.Strings(includeIDs)
+	for _, id := range includeIDs {
+		r := in.Includes[id]
+		name := gitbookimport.IncludeLocation(in.FileName(r))
+		if _, taken := out[name]; taken {
+			// Includes resolve to the smallest id of a name (written first); keep the others.
+			name = gitbookimport.IncludeLocation(id + "-" + in.FileName(r))
+		}
+		y, _ := yaml.Marshal(map[string]string{"title": r.Title})
+		out[name] = []byte("---\n" + string(y) + "---\n\n" + strings.TrimLeft(r.Markdown, "\n"))
+	}
 	ids := make([]string, 0, len(in.Tree.Files))
 	for id := range in.Tree.Files {
 		ids = append(ids, id)

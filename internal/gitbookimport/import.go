@@ -5,6 +5,7 @@ package gitbookimport
 
 import (
 	"io/fs"
+	"strings"
 
 	"docsd/internal/apperr"
 	"docsd/internal/markdoc"
@@ -27,6 +28,8 @@ type Result struct {
 	// Root is the content root's path inside what was imported ("" at its root; "docs" when
 	// .gitbook.yaml moves it), so that a page's Git path can be given from the top.
 	Root string `json:"root,omitempty"`
+	// ReusableContents are the files of .gitbook/includes/, sorted by path.
+	ReusableContents []ReusableContent `json:"reusableContents,omitempty"`
 	// Variables are the space's variables, from .gitbook/vars.yaml.
 	Variables map[string]any `json:"variables,omitempty"`
 	// Commit is the Git commit the tree was read from; nil for an uploaded archive. The
@@ -138,8 +141,23 @@ func Import(fsys fs.FS) (*Result, error) {
 	if len(im.markdown) == 0 {
 		return nil, apperr.Invalidf("import: no markdown page found (a GitBook space has a README.md and .md pages)")
 	}
+	im.readIncludes()
 	im.buildTree()
 	im.result.Pages = flatten(im.roots)
+	// Checked here, where the tree is read within the request, so that a large import is
+	// refused before it is queued rather than failing in its job (commit refuses the same).
+	for _, p := range im.result.Pages {
+		for _, f := range []struct{ name, value string }{{"markdown", p.Markdown}, {"title", p.Title},
+			{"description", p.Description}, {"emoji", p.Emoji}, {"icon", p.Icon}, {"slug", p.Slug}} {
+			if strings.IndexByte(f.value, 0) >= 0 {
+				where := p.Path
+				if where == "" {
+					where = "SUMMARY.md"
+				}
+				return nil, apperr.Invalidf("markdown: %s: the page's %s must be UTF-8 text without NUL characters", where, f.name)
+			}
+		}
+	}
 	im.collectFiles()
 	rewriteLinks(im.result)
 	return im.result, nil

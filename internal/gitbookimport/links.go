@@ -70,12 +70,17 @@ func rewriteLinks(res *Result) {
 			fileAt[f.Path] = AssetLocation(f.Name)
 		}
 	}
+	includes := map[string]bool{}
+	for _, rc := range res.ReusableContents {
+		includes[rc.Path] = true
+	}
 	for i := range res.Pages {
 		p := &res.Pages[i]
 		if p.Kind != KindDocument || p.Path == "" || p.Markdown == "" {
 			continue
 		}
 		from := path.Dir(SpaceLocation(spacePaths[i], hasChildren[i]))
+		p.Markdown = rewriteIncludes(p.Markdown, p.Path, from, includes)
 		replace := map[string]string{}
 		for _, l := range markdoc.Links(p.Markdown) {
 			target, ok := l.Resolve(p.Path)

@@ -25,6 +25,7 @@ func (im *importer) document(p, title string) *node {
 	if meta.Problem != "" {
 		im.warnf("%s: %s", p, meta.Problem)
 	}
+	im.warnUnknownTags(p, body)
 	heading, body := markdoc.SplitTitle(body)
 	if title == "" {
 		title = heading

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/url"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -28,6 +29,8 @@ var (
 	ErrRefNotFound        = errors.New("ref not found")
 	ErrRepositoryNotFound = errors.New("repository not found")
 	ErrEmptyRepository    = errors.New("empty repository")
+	// ErrUnsupportedTree is a tree docsd cannot import (a path that is not UTF-8): the caller's.
+	ErrUnsupportedTree = errors.New("unsupported tree")
 
 	// ErrProtocol is the server's doing (a 502): an answer that is not valid Git.
 	ErrProtocol = errors.New("git protocol error")
@@ -37,7 +40,9 @@ var (
 type Options struct {
 	// Fetch carries the address policy; its Timeout bounds the whole fetch and its MaxBytes the
 	// pack the server sends (compressed).
-	Fetch    fetch.Options
+	Fetch fetch.Options
+	// Gate bounds the fetches running at once in the process; nil admits every fetch.
+	Gate     *fetch.Gate
 	MaxFiles int   // files in the tree; default 10,000
 	MaxBytes int64 // total size of the tree's files, uncompressed; default 100 MiB
 	// MaxUnpackedBytes bounds every object received, inflated: the tree, and for a commit id
@@ -100,8 +105,16 @@ func Fetch(ctx context.Context, repoURL, ref string, o Options) (*Result, error)
 	}
 	client := fetch.New(o.Fetch)
 	defer client.HTTPClient().CloseIdleConnections() // the client lives for this fetch only
+	if err := client.CheckURL(u); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, o.Fetch.Timeout)
 	defer cancel()
+	release, err := o.Gate.Enter(ctx, u.Host)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	f := &fetcher{client: client, host: u.Host, opts: o, timeout: o.Fetch.Timeout}
 	res, err := f.fetch(ctx, repoURL, ref)
 	if err != nil {
@@ -164,8 +177,11 @@ func (f *fetcher) classify(ctx context.Context, err error) error {
 		return fetch.NewError(ErrRepositoryNotFound, f.host, true, "the repository needs credentials, or does not exist")
 	case errors.Is(inner, transport.ErrEmptyRemoteRepository):
 		return fetch.NewError(ErrEmptyRepository, f.host, true, "the repository has no commits")
-	case errors.Is(inner, context.DeadlineExceeded) || ctx.Err() == context.DeadlineExceeded:
+	case ctx.Err() == context.DeadlineExceeded:
 		return fetch.NewError(fetch.ErrTimeout, f.host, false, "the repository was not fetched within %s", f.timeout)
+	case errors.Is(inner, context.DeadlineExceeded):
+		// A shorter limit ran out: connecting, or waiting for the headers.
+		return f.client.Classify(f.host, inner)
 	case errors.As(inner, &status):
 		e := fetch.NewError(fetch.ErrStatus, f.host, false, "the server answered %s", status.Response.Status)
 		e.StatusCode, e.Err = status.StatusCode(), err
@@ -204,6 +220,12 @@ func (f *fetcher) readTree(c *object.Commit, refName string) (*Result, error) {
 	err = tree.Files().ForEach(func(file *object.File) error {
 		if file.Mode != filemode.Regular && file.Mode != filemode.Executable && file.Mode != filemode.Deprecated {
 			return nil // symlinks could point outside the tree; submodules are other repositories
+		}
+		if !utf8.ValidString(file.Name) {
+			// A valid Git tree, but no page or file of ours can have that name: the
+			// repository's content is at fault, not the server.
+			return fetch.NewError(ErrUnsupportedTree, f.host, true,
+				"the tree of commit %s has a path that is not UTF-8 (%q)", c.Hash.String()[:12], file.Name)
 		}
 		if !fs.ValidPath(file.Name) {
 			// go-git refuses ".." itself; this keeps Files a valid fs.FS whatever else gets through.

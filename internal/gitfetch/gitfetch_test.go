@@ -502,3 +502,36 @@ func TestFetchRefusesInvalidPaths(t *testing.T) {
 	_, err = gitfetch.Fetch(context.Background(), r.url, "main", allowPrivate)
 	expectKind(t, err, gitfetch.ErrProtocol, false, `invalid path ".."`)
 }
+
+// A server that accepts and never answers holds a fetch for the wait timeout, not the whole
+// fetch timeout; and while it holds the gate's only slot, another fetch is refused as busy.
+func TestFetchSilentServerAndGate(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(func() { close(release); srv.Close() })
+	o := gitfetch.Options{Fetch: fetch.Options{AllowPrivate: true, Timeout: time.Minute, WaitTimeout: 500 * time.Millisecond},
+		Gate: fetch.NewGate(1, 100*time.Millisecond)}
+	start := time.Now()
+	first := make(chan error, 1)
+	go func() {
+		_, err := gitfetch.Fetch(context.Background(), srv.URL+"/repo.git", "main", o)
+		first <- err
+	}()
+	time.Sleep(150 * time.Millisecond) // the first fetch holds the slot by now
+	_, err := gitfetch.Fetch(context.Background(), srv.URL+"/other.git", "main", o)
+	expectKind(t, err, fetch.ErrBusy, false, "1 outbound fetches are running")
+	expectKind(t, <-first, fetch.ErrTimeout, false, "500ms")
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("the silent server held the fetch %s", d)
+	}
+	// The slot is free again.
+	o.Fetch.WaitTimeout = 100 * time.Millisecond
+	_, err = gitfetch.Fetch(context.Background(), srv.URL+"/repo.git", "main", o)
+	expectKind(t, err, fetch.ErrTimeout, false)
+}

@@ -24,6 +24,7 @@ import (
 	"docsd/internal/fetch"
 	"docsd/internal/gitbookimport"
 	"docsd/internal/gitfetch"
+	"docsd/internal/importrun"
 	"docsd/internal/jobs"
 )
 
@@ -42,8 +43,18 @@ type Enqueuer interface {
 	Enqueue(ctx context.Context, kind string, payload any, runAt time.Time, dedupeKey string) error
 }
 
+// Runs tracks the import runs of queued imports (importrun.Service does), so that their
+// answers can name a run to follow.
+type Runs interface {
+	Track(ctx context.Context, c auth.Caller, orgID, spaceID, source string) (importrun.Run, error)
+	Begin(ctx context.Context, runID string) (bool, error)
+	CompleteIn(ctx context.Context, tx content.Tx, runID, revision string) error
+	Fail(ctx context.Context, runID string, err error)
+}
+
 // Service runs Git imports.
 type Service struct {
+	Runs      Runs // nil: queued imports have no run
 	content   *content.Service
 	blobs     blob.Store
 	jobs      Enqueuer
@@ -68,6 +79,7 @@ type Request struct {
 type Outcome struct {
 	Revision string
 	Queued   bool
+	Run      importrun.Run // the run a queued import is followed by
 	Pages    int
 }
 
@@ -78,7 +90,7 @@ func (r *Request) Validate() error {
 		return apperr.Invalidf("url: is required")
 	case len(r.URL) > URLMax:
 		return apperr.Invalidf("url: must be at most %d characters", URLMax)
-	case !strings.HasPrefix(r.URL, "https://") && !strings.HasPrefix(r.URL, "http://"):
+	case !isHTTPURL(r.URL):
 		return apperr.Invalidf("url: must be an http or https URL of a Git repository")
 	case r.Ref == "":
 		return apperr.Invalidf("ref: is required (e.g. refs/heads/main)")
@@ -86,7 +98,7 @@ func (r *Request) Validate() error {
 		return apperr.Invalidf("ref: must be at most %d characters", RefMax)
 	case len(r.CommitURLPrefix) > URLMax:
 		return apperr.Invalidf("repoCommitURL: must be at most %d characters", URLMax)
-	case r.CommitURLPrefix != "" && !strings.HasPrefix(r.CommitURLPrefix, "https://") && !strings.HasPrefix(r.CommitURLPrefix, "http://"):
+	case r.CommitURLPrefix != "" && !isHTTPURL(r.CommitURLPrefix):
 		return apperr.Invalidf("repoCommitURL: must be an http or https URL")
 	case len(r.ProjectDirectory) > DirectoryMax:
 		return apperr.Invalidf("repoProjectDirectory: must be at most %d characters", DirectoryMax)
@@ -100,7 +112,15 @@ func (r *Request) Validate() error {
 	return nil
 }
 
-// Import fetches the repository and imports its tree into the space (edit role; 423 when the
+// isHTTPURL reports whether raw starts with http:// or https://, in any case ("HTTP://" is the
+// same scheme), so that what the address policy refuses is refused by the policy, with its
+// message, not here.
+func isHTTPURL(raw string) bool {
+	scheme, _, ok := strings.Cut(raw, "://")
+	return ok && (strings.EqualFold(scheme, "http") || strings.EqualFold(scheme, "https"))
+}
+
+// Import fetches the repository and imports its tree into the space (edit role; 409 when the
 // space is locked). Fetch failures answer 400 when the URL or ref is at fault (a forbidden
 // address, no such repository or ref) and 502 when the remote server is.
 func (s *Service) Import(ctx context.Context, c auth.Caller, spaceID string, req Request) (Outcome, error) {
@@ -132,10 +152,11 @@ func (s *Service) Import(ctx context.Context, c auth.Caller, spaceID string, req
 		rev, _, err := s.content.Import(ctx, c, spaceID, res, s.blobs)
 		return Outcome{Revision: rev.ID, Pages: len(res.Pages)}, err
 	}
-	if err := s.Queue(ctx, c, spaceID, fsys, res); err != nil {
+	run, err := s.Queue(ctx, c, spaceID, importrun.SourceGit, fsys, res)
+	if err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Queued: true, Pages: len(res.Pages)}, nil
+	return Outcome{Queued: true, Pages: len(res.Pages), Run: run}, nil
 }
 
 // Queue stores a tree as an archive in the blob store and enqueues the job that imports it
@@ -143,13 +164,26 @@ func (s *Service) Import(ctx context.Context, c auth.Caller, spaceID string, req
 // large to commit within their request take this path as well. read is the tree as read in
 // the request: the job gives its own reading the commit and root recorded there, which the
 // archive alone does not hold.
-func (s *Service) Queue(ctx context.Context, c auth.Caller, spaceID string, fsys fs.FS, read *gitbookimport.Result) error {
+//
+// The import is followed by an import run of the given source (importrun.SourceArchive or
+// SourceGit), which the job moves along.
+func (s *Service) Queue(ctx context.Context, c auth.Caller, spaceID, source string, fsys fs.FS, read *gitbookimport.Result) (importrun.Run, error) {
+	v, err := s.content.CanEdit(ctx, c, spaceID)
+	if err != nil {
+		return importrun.Run{}, err
+	}
 	ref, err := s.storeArchive(ctx, fsys)
 	if err != nil {
-		return err
+		return importrun.Run{}, err
 	}
-	job := jobPayload{Space: spaceID, User: c.UserID, Archive: ref.Hash, Commit: read.Commit, Root: read.Root}
-	return s.jobs.Enqueue(ctx, JobKind, job, time.Time{}, "")
+	var run importrun.Run
+	if s.Runs != nil {
+		if run, err = s.Runs.Track(ctx, c, v.OrganizationID, spaceID, source); err != nil {
+			return run, err
+		}
+	}
+	job := jobPayload{Space: spaceID, User: c.UserID, Archive: ref.Hash, Commit: read.Commit, Root: read.Root, Run: run.ID}
+	return run, s.jobs.Enqueue(ctx, JobKind, job, time.Time{}, "")
 }
 
 // jobPayload names what a job imports. The repository's URL, which may carry credentials, is
@@ -160,6 +194,7 @@ type jobPayload struct {
 	Archive string                `json:"archive"` // blob hash of a tar of the tree
 	Commit  *gitbookimport.Commit `json:"commit,omitempty"`
 	Root    string                `json:"root,omitempty"` // the tree's root in the repository or archive
+	Run     string                `json:"run,omitempty"`  // the import run that follows it
 }
 
 // storeArchive packs the tree into a tar archive in the blob store.
@@ -209,8 +244,41 @@ func (s *Service) HandleJob(ctx context.Context, raw json.RawMessage) error {
 		return jobs.Permanent(err)
 	}
 	res.Commit, res.Root = p.Commit, p.Root
-	_, _, err = s.content.Import(ctx, auth.Caller{UserID: p.User}, p.Space, res, s.blobs)
-	return permanentIfFinal(err)
+	if p.Run != "" && s.Runs != nil {
+		active, err := s.Runs.Begin(ctx, p.Run)
+		if err != nil {
+			return err
+		}
+		if !active {
+			return nil // cancelled before it started, or done by an earlier attempt
+		}
+	}
+	var also func(context.Context, content.Tx, content.Revision) error
+	if p.Run != "" && s.Runs != nil {
+		// The run completes with the content, in one transaction; a run cancelled meanwhile
+		// stops the commit.
+		also = func(ctx context.Context, tx content.Tx, rev content.Revision) error {
+			return s.Runs.CompleteIn(ctx, tx, p.Run, rev.ID)
+		}
+	}
+	_, _, err = s.content.ImportAlso(ctx, auth.Caller{UserID: p.User}, p.Space, res, s.blobs, also)
+	if errors.Is(err, importrun.ErrRunEnded) {
+		return nil
+	}
+	err = permanentIfFinal(err)
+	var perm *jobs.PermanentError
+	if errors.As(err, &perm) && p.Run != "" && s.Runs != nil {
+		s.Runs.Fail(ctx, p.Run, err)
+	}
+	return err
+}
+
+// OnJobFailed ends the run of a job that failed for good.
+func (s *Service) OnJobFailed(ctx context.Context, raw []byte, err error) {
+	var p jobPayload
+	if json.Unmarshal(raw, &p) == nil && p.Run != "" && s.Runs != nil {
+		s.Runs.Fail(ctx, p.Run, err)
+	}
 }
 
 // permanentIfFinal marks client-side failures (4xx other than 409) permanent.
@@ -232,6 +300,8 @@ func fetchError(err error) error {
 		return err
 	}
 	switch {
+	case errors.Is(err, fetch.ErrBusy):
+		return apperr.New(apperr.Unavailable, "url: %s", fe.Message)
 	case errors.Is(err, gitfetch.ErrRefNotFound):
 		return apperr.Invalidf("ref: %s", fe.Message)
 	case fe.CallerFault():

@@ -250,8 +250,16 @@ func (s *Service) run(ctx context.Context, e Export, repoURL string) (string, er
 		}
 		files[id] = b
 	}
+	includes := map[string]contenttree.ReusableContent{}
+	for id := range snap.Tree.ReusableContents {
+		r, err := s.content.ReusableContent(ctx, snap, id)
+		if err != nil {
+			return "", err
+		}
+		includes[id] = r
+	}
 	tree := gitbookexport.Tree(gitbookexport.Input{Tree: snap.Tree, Children: snap.Children, Paths: snap.Paths,
-		Markdown: texts, Files: files})
+		Markdown: texts, Files: files, Includes: includes, FileName: content.ReusableFileName})
 	if e.ProjectDirectory != "" {
 		under := map[string][]byte{}
 		for p, b := range tree {

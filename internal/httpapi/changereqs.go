@@ -13,11 +13,10 @@ import (
 )
 
 func (s *Server) changeRequestRoutes() {
-	base := "/v1/spaces/{spaceId}/change-requests"
-	s.handle("GET "+base, s.listChangeRequests)
-	s.handle("POST "+base, s.createChangeRequest)
-	s.handle("GET "+base+"/{changeRequestId}", s.getChangeRequest)
-	s.handle("PATCH "+base+"/{changeRequestId}", s.updateChangeRequest)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests", s.listChangeRequests)
+	s.handle("POST /v1/spaces/{spaceId}/change-requests", s.createChangeRequest)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}", s.getChangeRequest)
+	s.handle("PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}", s.updateChangeRequest)
 	s.changeRequestEditRoutes()
 	s.changeRequestReviewRoutes()
 	s.handle("GET /v1/orgs/{organizationId}/change-requests", s.listOrganizationChangeRequests)
@@ -138,12 +137,11 @@ func (s *Server) updateChangeRequest(w http.ResponseWriter, r *http.Request, c a
 }
 
 func (s *Server) changeRequestEditRoutes() {
-	base := "/v1/spaces/{spaceId}/change-requests/{changeRequestId}"
-	s.handle("POST "+base+"/update", s.updateChangeRequestFromHead)
-	s.handle("POST "+base+"/merge", s.mergeChangeRequest)
-	s.handle("POST "+base+"/pages", s.createChangeRequestPage)
-	s.handle("PATCH "+base+"/pages/{pageId}", s.updateChangeRequestPage)
-	s.handle("DELETE "+base+"/pages/{pageId}", s.deleteChangeRequestPage)
+	s.handle("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/update", s.updateChangeRequestFromHead)
+	s.handle("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge", s.mergeChangeRequest)
+	s.handle("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pages", s.createChangeRequestPage)
+	s.handle("PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pages/{pageId}", s.updateChangeRequestPage)
+	s.handle("DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pages/{pageId}", s.deleteChangeRequestPage)
 }
 
 type mergeResult struct {

@@ -259,9 +259,9 @@ func TestChangeRequestEditAccess(t *testing.T) {
 	}
 	t.Run("a reader gets 403", func(t *testing.T) { check(t, reader, 403) })
 	t.Run("an outsider gets 404", func(t *testing.T) { check(t, outsider, 404) })
-	t.Run("a locked space answers 423", func(t *testing.T) {
+	t.Run("a locked space answers 409", func(t *testing.T) {
 		e.Patch(e.Admin, "/v1/spaces/"+sp, map[string]any{"editMode": "locked"}).Expect(200)
-		check(t, e.Admin, 423)
+		check(t, e.Admin, 409)
 		e.Patch(e.Admin, "/v1/spaces/"+sp, map[string]any{"editMode": "live"}).Expect(200)
 		e.Post(e.Admin, crPath(sp, cr)+"/pages", body).Expect(201)
 	})

@@ -11,13 +11,12 @@ import (
 )
 
 func (s *Server) changeRequestReviewRoutes() {
-	base := "/v1/spaces/{spaceId}/change-requests/{changeRequestId}"
-	s.handle("GET "+base+"/reviews", s.listReviews)
-	s.handle("POST "+base+"/reviews", s.submitReview)
-	s.handle("GET "+base+"/reviews/{reviewId}", s.getReview)
-	s.handle("GET "+base+"/requested-reviewers", s.listRequestedReviewers)
-	s.handle("POST "+base+"/requested-reviewers", s.requestReviewers)
-	s.handle("DELETE "+base+"/requested-reviewers/{userId}", s.removeRequestedReviewer)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/reviews", s.listReviews)
+	s.handle("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/reviews", s.submitReview)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/reviews/{reviewId}", s.getReview)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers", s.listRequestedReviewers)
+	s.handle("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers", s.requestReviewers)
+	s.handle("DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers/{userId}", s.removeRequestedReviewer)
 }
 
 func (s *Server) listReviews(w http.ResponseWriter, r *http.Request, c auth.Caller) error {

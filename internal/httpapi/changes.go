@@ -42,7 +42,7 @@ func (s *Server) revisionChanges(w http.ResponseWriter, r *http.Request, c auth.
 		return err
 	}
 	spaceID := r.PathValue("spaceId")
-	_, rev, err := s.Content.RevisionIn(r.Context(), c, spaceID, r.PathValue("revisionId"))
+	v, rev, err := s.Content.RevisionIn(r.Context(), c, spaceID, r.PathValue("revisionId"))
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func (s *Server) revisionChanges(w http.ResponseWriter, r *http.Request, c auth.
 		return err
 	}
 	out := s.urls.FromDiff(wire.DiffRange{SpaceID: spaceID, From: from, To: rev.ID}, pages, files, limit)
-	cr, merged, err := s.ChangeRequests.MergedAs(r.Context(), c, spaceID, rev.ID)
+	cr, merged, err := s.ChangeRequests.MergedAs(r.Context(), rev.SpaceID, rev.ID, v.Revision)
 	if err != nil {
 		return err
 	}

@@ -12,19 +12,27 @@ import (
 
 // commentRoutes serves the same comment operations on a space and on a change request.
 func (s *Server) commentRoutes() {
-	for _, base := range []string{"/v1/spaces/{spaceId}/comments",
-		"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments"} {
-		s.handle("GET "+base, s.listComments)
-		s.handle("POST "+base, s.postComment)
-		s.handle("GET "+base+"/{commentId}", s.getComment)
-		s.handle("PUT "+base+"/{commentId}", s.updateComment)
-		s.handle("DELETE "+base+"/{commentId}", s.deleteComment)
-		s.handle("GET "+base+"/{commentId}/replies", s.listCommentReplies)
-		s.handle("POST "+base+"/{commentId}/replies", s.postCommentReply)
-		s.handle("GET "+base+"/{commentId}/replies/{commentReplyId}", s.getCommentReply)
-		s.handle("PUT "+base+"/{commentId}/replies/{commentReplyId}", s.updateCommentReply)
-		s.handle("DELETE "+base+"/{commentId}/replies/{commentReplyId}", s.deleteCommentReply)
-	}
+	s.handle("GET /v1/spaces/{spaceId}/comments", s.listComments)
+	s.handle("POST /v1/spaces/{spaceId}/comments", s.postComment)
+	s.handle("GET /v1/spaces/{spaceId}/comments/{commentId}", s.getComment)
+	s.handle("PUT /v1/spaces/{spaceId}/comments/{commentId}", s.updateComment)
+	s.handle("DELETE /v1/spaces/{spaceId}/comments/{commentId}", s.deleteComment)
+	s.handle("GET /v1/spaces/{spaceId}/comments/{commentId}/replies", s.listCommentReplies)
+	s.handle("POST /v1/spaces/{spaceId}/comments/{commentId}/replies", s.postCommentReply)
+	s.handle("GET /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}", s.getCommentReply)
+	s.handle("PUT /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}", s.updateCommentReply)
+	s.handle("DELETE /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}", s.deleteCommentReply)
+
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments", s.listComments)
+	s.handle("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments", s.postComment)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}", s.getComment)
+	s.handle("PUT /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}", s.updateComment)
+	s.handle("DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}", s.deleteComment)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies", s.listCommentReplies)
+	s.handle("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies", s.postCommentReply)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}", s.getCommentReply)
+	s.handle("PUT /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}", s.updateCommentReply)
+	s.handle("DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}", s.deleteCommentReply)
 }
 
 // commentScope is the space, and change request if the path names one.

@@ -11,7 +11,6 @@ import (
 	"docsd/internal/content"
 	"docsd/internal/contenttree"
 	"docsd/internal/evaluate"
-	"docsd/internal/markdoc"
 	"docsd/internal/paging"
 	"docsd/internal/space"
 	"docsd/internal/wire"
@@ -21,23 +20,38 @@ import (
 // at a change request's revision (/change-requests/{id}/content...); all go through the same
 // handlers, which pick the snapshot with s.snapshotOf.
 func (s *Server) contentRoutes() {
-	for _, base := range []string{"/v1/spaces/{spaceId}/content", "/v1/spaces/{spaceId}/revisions/{revisionId}",
-		"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content"} {
-		s.handle("GET "+base, s.getRevision)
-		s.handle("GET "+base+"/pages", s.getPages)
-		s.handle("GET "+base+"/page/{pageId}", s.getPage)
-		s.handle("GET "+base+"/path/{pagePath...}", s.getPageByPath)
-		s.handle("GET "+base+"/files", s.listFiles)
-		s.handle("GET "+base+"/files/{fileId}", s.getFile)
-	}
+	s.handle("GET /v1/spaces/{spaceId}/content", s.getRevision)
+	s.handle("GET /v1/spaces/{spaceId}/content/pages", s.getPages)
+	s.handle("GET /v1/spaces/{spaceId}/content/page/{pageId}", s.getPage)
+	s.handle("GET /v1/spaces/{spaceId}/content/path/{pagePath...}", s.getPageByPath)
+	s.handle("GET /v1/spaces/{spaceId}/content/files", s.listFiles)
+	s.handle("GET /v1/spaces/{spaceId}/content/files/{fileId}", s.getFile)
+
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}", s.getRevision)
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/pages", s.getPages)
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}", s.getPage)
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/path/{pagePath...}", s.getPageByPath)
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/files", s.listFiles)
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}", s.getFile)
+
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", s.getRevision)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages", s.getPages)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}", s.getPage)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath...}", s.getPageByPath)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files", s.listFiles)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}", s.getFile)
 	s.handleStream("GET /v1/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}/download", s.downloadFile)
 }
 
 // handleStream registers an authenticated route whose answer must not go through the GET
 // answer cache: it streams bytes with their own headers (ETag, ranges, disposition).
 func (s *Server) handleStream(pattern string, h handlerFunc) {
-	s.register(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	tc := newTextChecker(pattern)
+	s.add(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := s.authenticate(r)
+		if err == nil {
+			err = tc.check(r)
+		}
 		if err == nil {
 			err = h(w, r.WithContext(auth.WithCaller(r.Context(), c)), c)
 		}
@@ -101,6 +115,20 @@ func (s *Server) getRevision(w http.ResponseWriter, r *http.Request, c auth.Call
 	out := s.urls.FromRevision(v.ID, snap)
 	if !withGit(r) {
 		out.DropGit()
+	}
+	if snap.Revision.Type == content.TypeMerge {
+		cr, found, err := s.ChangeRequests.MergedAs(r.Context(), snap.Revision.SpaceID, snap.Revision.ID, v.Revision)
+		if err != nil {
+			return err
+		}
+		if found {
+			w := s.urls.FromChangeRequest(cr)
+			out.MergedFrom = &w
+		} else {
+			// Before the update type existed, a change request's update from the head was
+			// stored as a merge: no change request was merged as it.
+			out.Type = content.TypeUpdate
+		}
 	}
 	// Sites serve a space's current revision: that revision has the space's published
 	// addresses, and no other revision has any.
@@ -180,7 +208,7 @@ func (s *Server) writePage(w http.ResponseWriter, r *http.Request, v space.View,
 		} else {
 			// Not json.Marshal, which would check the compact output once more before the
 			// answer's own encoding does.
-			if out.Document, err = markdoc.ToDocument(text).MarshalJSON(); err != nil {
+			if out.Document, err = documentOptions(snap).ToDocument(text).MarshalJSON(); err != nil {
 				return err
 			}
 		}

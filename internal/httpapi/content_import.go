@@ -11,6 +11,7 @@ import (
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
 	"docsd/internal/gitbookimport"
+	"docsd/internal/importrun"
 	"docsd/internal/wire"
 )
 
@@ -21,7 +22,8 @@ func (s *Server) contentImportRoutes() {
 // importContent makes an uploaded archive of a GitBook-style markdown tree the space's
 // content (our extension of the API). The body is the archive itself, within the server's
 // body cap (413 beyond it); what it unpacks to is bounded by gitbookimport's limits. A tree of
-// more than ImportSyncPages pages is checked here and committed by a job (202).
+// more than ImportSyncPages pages is checked here and committed by a job: the 202 answers the
+// import run that follows it, and Location is that run's.
 func (s *Server) importContent(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
 	spaceID := r.PathValue("spaceId")
 	// Refuse before reading a possibly large body.
@@ -39,12 +41,14 @@ func (s *Server) importContent(w http.ResponseWriter, r *http.Request, c auth.Ca
 	if len(res.Pages) > s.ImportSyncPages {
 		// As a large Git import: the tree is committed by a durable job, and the space's
 		// head moves to the imported revision when it has run.
-		if err := s.GitImport.Queue(r.Context(), c, spaceID, fsys, res); err != nil {
+		run, err := s.GitImport.Queue(r.Context(), c, spaceID, importrun.SourceArchive, fsys, res)
+		if err != nil {
 			return err
 		}
+		// The answer is the import run to follow (GET its Location), as for startImportRun.
 		w.Header().Set("X-Docsd-Import", "queued")
-		w.WriteHeader(http.StatusAccepted)
-		return nil
+		w.Header().Set("Location", s.urls.ImportRunLocation(run.OrgID, run.ID))
+		return writeJSON(w, http.StatusAccepted, s.urls.FromImportRun(run))
 	}
 	rev, _, err := s.Content.Import(r.Context(), c, spaceID, res, s.Blobs)
 	if err != nil {
@@ -83,9 +87,13 @@ func readArchive(r *http.Request) (fs.FS, error) {
 	}
 	defer os.Remove(f.Name())
 	defer f.Close()
-	n, err := io.Copy(f, r.Body)
+	src := &readErrors{r: r.Body}
+	n, err := io.Copy(f, src)
+	if src.err != nil {
+		return nil, bodyError(src.err)
+	}
 	if err != nil {
-		return nil, bodyError(err)
+		return nil, err // the temporary file: the server's trouble
 	}
 	if zipped {
 		return gitbookimport.FromZip(f, n)
@@ -96,11 +104,30 @@ func readArchive(r *http.Request) (fs.FS, error) {
 	return gitbookimport.FromTar(f)
 }
 
-// bodyError reports a body over the server's cap as 413.
+// bodyError reports a body over the server's cap as 413, and one that did not arrive (too
+// slow, or the client went away) as 400.
 func bodyError(err error) error {
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
 		return apperr.New(apperr.TooLarge, "body: the archive must be at most %d bytes", tooBig.Limit)
 	}
-	return err
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return apperr.Invalidf("body: the archive was not received within %v", largeBodyTimeout)
+	}
+	return apperr.Invalidf("body: the archive could not be read: %v", err)
+}
+
+// readErrors remembers a reader's error, to tell the client's body failing from the
+// server's disk failing in one io.Copy.
+type readErrors struct {
+	r   io.Reader
+	err error
+}
+
+func (e *readErrors) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF {
+		e.err = err
+	}
+	return n, err
 }

@@ -58,9 +58,10 @@ func TestContentImportLargeTreeRunsAsJob(t *testing.T) {
 	})
 
 	r := e.Upload(e.Admin, "POST", "/v1/spaces/"+sp+"/content/import", "application/zip", zipOf(t, largeTree(5))).Expect(202)
-	if r.Header.Get("X-Docsd-Import") != "queued" || r.Header.Get("Location") != "" || len(r.Body) != 0 {
+	if r.Header.Get("X-Docsd-Import") != "queued" || r.Str("status") != "pending" || r.Header.Get("Location") != r.Str("urls.location") {
 		t.Fatalf("headers %v, body %q", r.Header, r.Body)
 	}
+	runPath := strings.TrimPrefix(r.Header.Get("Location"), e.URL)
 	if headOf(e, sp) != head {
 		t.Fatal("the head moved before the job ran")
 	}
@@ -74,6 +75,9 @@ func TestContentImportLargeTreeRunsAsJob(t *testing.T) {
 	}
 	if jobs := importJobs(t, e); jobs[0].State != store.JobDone {
 		t.Fatalf("job: %+v", jobs[0])
+	}
+	if run := e.Get(e.Admin, runPath).Expect(200); run.Str("status") != "completed" || !run.Has("completedAt") {
+		t.Fatalf("the import's run: %s", run.Body)
 	}
 	newHead := headOf(e, sp)
 	if newHead == head {

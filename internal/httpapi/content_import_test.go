@@ -178,9 +178,9 @@ func TestContentImportRefusals(t *testing.T) {
 	t.Run("an outsider gets 404", func(t *testing.T) {
 		e.Upload(e.NewUser("outsider"), "POST", path, "application/zip", archive).Expect(404)
 	})
-	t.Run("a locked space gets 423", func(t *testing.T) {
+	t.Run("a locked space gets 409", func(t *testing.T) {
 		e.Patch(e.Admin, "/v1/spaces/"+id, map[string]any{"editMode": "locked"}).Expect(200)
-		e.Upload(e.Admin, "POST", path, "application/zip", archive).Expect(423)
+		e.Upload(e.Admin, "POST", path, "application/zip", archive).Expect(409)
 		e.Patch(e.Admin, "/v1/spaces/"+id, map[string]any{"editMode": "live"}).Expect(200)
 	})
 	if got := e.Get(e.Admin, "/v1/spaces/"+id).Expect(200).Str("revision"); got != head {

@@ -23,11 +23,12 @@ func (s *Server) contentLinkRoutes() {
 	h := &linkHandlers{Server: s, links: linkcheck.NewService(s.Content, s.urls.App("/"))}
 	s.handle("GET /v1/spaces/{spaceId}/links", h.spaceLinks)
 	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/links", h.spaceLinks)
-	for _, base := range []string{"/v1/spaces/{spaceId}/content", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content"} {
-		s.handle("GET "+base+"/page/{pageId}/links", h.pageLinks)
-		s.handle("GET "+base+"/page/{pageId}/backlinks", h.pageBacklinks)
-		s.handle("GET "+base+"/files/{fileId}/backlinks", h.fileBacklinks)
-	}
+	s.handle("GET /v1/spaces/{spaceId}/content/page/{pageId}/links", h.pageLinks)
+	s.handle("GET /v1/spaces/{spaceId}/content/page/{pageId}/backlinks", h.pageBacklinks)
+	s.handle("GET /v1/spaces/{spaceId}/content/files/{fileId}/backlinks", h.fileBacklinks)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links", h.pageLinks)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/backlinks", h.pageBacklinks)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks", h.fileBacklinks)
 }
 
 // linkRead is the content one link request reads, with what its locations show.

@@ -105,6 +105,6 @@ func TestApplyTemplate(t *testing.T) {
 		applyTemplate(e, e.NewUser("tpl-outsider"), sp, map[string]any{"id": "blog"}).ExpectError(404)
 		applyTemplate(e, e.Admin, "nope", map[string]any{"id": "getting-started"}).ExpectError(404)
 		e.Patch(e.Admin, "/v1/spaces/"+sp, map[string]any{"editMode": "locked"}).Expect(200)
-		applyTemplate(e, e.Admin, sp, map[string]any{"id": "getting-started"}).ExpectError(423)
+		applyTemplate(e, e.Admin, sp, map[string]any{"id": "getting-started"}).ExpectError(409)
 	})
 }

@@ -88,7 +88,7 @@ func TestGitImport(t *testing.T) {
 		gitImport(e, e.NewUser("git-outsider"), sp, map[string]any{"url": repo.URL, "ref": "main"}).ExpectError(404)
 		locked := newSpace(t, e, e.Admin, e.Org, nil)
 		e.Patch(e.Admin, "/v1/spaces/"+locked, map[string]any{"editMode": "locked"}).Expect(200)
-		gitImport(e, e.Admin, locked, map[string]any{"url": repo.URL, "ref": "main"}).ExpectError(423)
+		gitImport(e, e.Admin, locked, map[string]any{"url": repo.URL, "ref": "main"}).ExpectError(409)
 	})
 }
 
@@ -116,12 +116,16 @@ func TestGitImportLargeTreeRunsAsJob(t *testing.T) {
 	head := headOf(e, sp)
 
 	r := gitImport(e, e.Admin, sp, map[string]any{"url": repo.URL, "ref": "refs/heads/main", "repoProjectDirectory": "docs"}).Expect(204)
-	if r.Header.Get("X-Docsd-Import") != "queued" || r.Header.Get("Location") != "" {
+	runPath := strings.TrimPrefix(r.Header.Get("Location"), e.URL)
+	if r.Header.Get("X-Docsd-Import") != "queued" || !strings.HasPrefix(runPath, "/v1/org/"+e.Org+"/imports/") {
 		t.Fatalf("headers %v", r.Header)
 	}
 	// The server's worker may run the job at once; RunDue waits for it, or runs it.
 	if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
 		t.Fatal(err)
+	}
+	if run := waitRun(t, e, strings.TrimPrefix(runPath, "/v1/org/"+e.Org+"/imports/")); run.Str("status") != "completed" {
+		t.Fatalf("the import's run: %s", run.Body)
 	}
 	if headOf(e, sp) == head {
 		t.Fatal("the job did not move the head")

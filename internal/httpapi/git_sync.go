@@ -3,6 +3,7 @@ package httpapi
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"time"
 
 	"docsd/internal/apperr"
@@ -62,12 +63,29 @@ func (s *Server) exportToGitRepository(w http.ResponseWriter, r *http.Request, c
 
 // gitSyncState is the spec's GitSyncState, with `export`, our extension: the space's latest
 // export and how it went (its URL without credentials).
+//
+// Newer versions of the spec require an installation: docsd has no Git Sync installations, so
+// installationId names the space's own sync (its id), installationStatus is `active`, and
+// installationProvider is the provider given by `gitInfo`, else `gitlab` for a repository
+// whose address says so and `github` (whose smart HTTP protocol every Git server speaks) for
+// any other. `operation` is the latest export, as those versions describe it.
 type gitSyncState struct {
-	RepoName             string         `json:"repoName,omitempty"`
-	InstallationProvider string         `json:"installationProvider,omitempty"`
-	URL                  string         `json:"url,omitempty"`
-	UpdatedAt            *time.Time     `json:"updatedAt,omitempty"`
-	Export               *gitExportInfo `json:"export,omitempty"`
+	RepoName             string            `json:"repoName,omitempty"`
+	InstallationID       string            `json:"installationId"`
+	InstallationProvider string            `json:"installationProvider"`
+	InstallationStatus   string            `json:"installationStatus"`
+	URL                  string            `json:"url,omitempty"`
+	UpdatedAt            *time.Time        `json:"updatedAt,omitempty"`
+	Operation            *gitSyncOperation `json:"operation,omitempty"`
+	Export               *gitExportInfo    `json:"export,omitempty"`
+}
+
+type gitSyncOperation struct {
+	State     string     `json:"state"`
+	Direction string     `json:"direction"`
+	StartedAt time.Time  `json:"startedAt"`
+	EndedAt   *time.Time `json:"endedAt,omitempty"`
+	Error     string     `json:"error,omitempty"`
 }
 
 type gitExportInfo struct {
@@ -86,7 +104,14 @@ func (s *Server) getSpaceGitInfo(w http.ResponseWriter, r *http.Request, c auth.
 	if err != nil {
 		return err
 	}
-	out := gitSyncState{RepoName: st.RepoName, InstallationProvider: st.Provider, URL: st.TreeURL}
+	out := gitSyncState{RepoName: st.RepoName, InstallationID: st.SpaceID, InstallationProvider: st.Provider,
+		InstallationStatus: "active", URL: st.TreeURL}
+	if out.InstallationProvider == "" {
+		out.InstallationProvider = "github"
+		if e := st.LastExport; strings.Contains(st.TreeURL, "gitlab") || (e != nil && strings.Contains(e.URL, "gitlab")) {
+			out.InstallationProvider = "gitlab"
+		}
+	}
 	if !st.UpdatedAt.IsZero() {
 		at := st.UpdatedAt.UTC()
 		out.UpdatedAt = &at
@@ -94,6 +119,15 @@ func (s *Server) getSpaceGitInfo(w http.ResponseWriter, r *http.Request, c auth.
 	if e := st.LastExport; e != nil {
 		out.Export = &gitExportInfo{ID: e.ID, Status: e.Status, URL: e.URL, Ref: e.Ref, Commit: e.Commit, Error: e.Error,
 			CreatedAt: e.CreatedAt.UTC(), UpdatedAt: e.UpdatedAt.UTC()}
+		op := &gitSyncOperation{State: "running", Direction: "export", StartedAt: e.CreatedAt.UTC(), Error: e.Error}
+		if e.Status != gitsync.Pending {
+			ended := e.UpdatedAt.UTC()
+			op.EndedAt, op.State = &ended, "success"
+			if e.Status == gitsync.Failed {
+				op.State = "failure"
+			}
+		}
+		out.Operation = op
 	}
 	return ok(w, out)
 }

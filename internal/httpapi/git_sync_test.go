@@ -77,6 +77,8 @@ func TestGitExportRoundTrip(t *testing.T) {
 	tree := docsTree()
 	tree["guides/writing.md"] += "\nBack to [the start](../README.md#welcome).\n"
 	tree["guides/more.md"] = "---\ndescription: More to read.\nicon: 📘\nhidden: true\n---\n\n# More\n\nSee also.\n"
+	tree[".gitbook/includes/note.md"] = "---\ntitle: A shared note\n---\n\nShared words.\n"
+	tree["start/install.md"] += "\n{% include \"../.gitbook/includes/note.md\" %}\n"
 	tree["SUMMARY.md"] += "* [More](guides/more.md)\n* [Elsewhere](https://example.com/docs)\n"
 	src := gittest.Serve(t, tree)
 	dest, dir := servePushable(t)
@@ -120,6 +122,10 @@ func TestGitExportRoundTrip(t *testing.T) {
 				t.Errorf("no %s in the tree:\n%s", name, out)
 			}
 		}
+		note, _ := exec.Command(gitPath, "-C", dir, "show", "refs/heads/main:.gitbook/includes/note.md").CombinedOutput()
+		if !strings.Contains(string(note), "title: A shared note") || !strings.Contains(string(note), "Shared words.") {
+			t.Errorf(".gitbook/includes/note.md:\n%s", note)
+		}
 		writing, _ := exec.Command(gitPath, "-C", dir, "show", "refs/heads/main:guides/writing.md").CombinedOutput()
 		if !strings.Contains(string(writing), "](../README.md#welcome)") || !strings.HasPrefix(string(writing), "# Writing\n") {
 			t.Errorf("guides/writing.md:\n%s", writing)
@@ -139,6 +145,16 @@ func TestGitExportRoundTrip(t *testing.T) {
 		md := e.Get(e.Admin, "/v1/spaces/"+second+"/content/path/start/install?format=markdown").Expect(200).Str("markdown")
 		if !strings.Contains(md, "Run the binary.") || !strings.Contains(md, ".gitbook/assets/logo.png") {
 			t.Errorf("install page %q", md)
+		}
+		reusables := func(spaceID string) string {
+			var out []string
+			for _, x := range e.Get(e.Admin, "/v1/spaces/"+spaceID+"/content").Expect(200).Map()["reusableContents"].([]any) {
+				out = append(out, x.(map[string]any)["title"].(string))
+			}
+			return strings.Join(out, ",")
+		}
+		if a, b := reusables(first), reusables(second); a != b || a != "A shared note" {
+			t.Errorf("reusable contents before %q, after %q", a, b)
 		}
 		more := e.Get(e.Admin, "/v1/spaces/"+second+"/content/path/guides/more").Expect(200)
 		if more.Str("description") != "More to read." || more.Str("emoji") == "" || !more.Bool("hidden") {

@@ -18,6 +18,8 @@ type metrics struct {
 	duration *prometheus.HistogramVec
 	// cacheHits counts GET answers served from the answer cache.
 	cacheHits prometheus.Counter
+	// rateLimited counts requests answered 429, by the bucket that was spent.
+	rateLimited *prometheus.CounterVec
 }
 
 func newMetrics() *metrics {
@@ -37,7 +39,11 @@ func newMetrics() *metrics {
 		Name: "docsd_http_cache_hits_total",
 		Help: "GET answers served again because the database had not changed.",
 	})
-	m.registry.MustRegister(m.requests, m.duration, m.cacheHits,
+	m.rateLimited = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "docsd_http_rate_limited_total",
+		Help: "Requests answered 429, by the limit they passed: address, token or expensive.",
+	}, []string{"bucket"})
+	m.registry.MustRegister(m.requests, m.duration, m.cacheHits, m.rateLimited,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -49,4 +55,18 @@ func (m *metrics) observe(route, method string, status int, d time.Duration) {
 
 func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+}
+
+// bodies shows the request bodies held in memory against their budget.
+func (m *metrics) bodies(b *bodyBudget) {
+	m.registry.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "docsd_http_request_bodies_in_flight_bytes",
+			Help: "Bytes of request bodies being received, as reserved from the budget.",
+		}, func() float64 { return float64(b.inFlight.Load()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "docsd_http_request_bodies_budget_bytes",
+			Help: "Most bytes of request bodies held at once (DOCSD_BODY_MEMORY_BYTES).",
+		}, func() float64 { return float64(b.size) }),
+	)
 }

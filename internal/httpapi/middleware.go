@@ -40,12 +40,16 @@ type statusRecorder struct {
 	status      int
 	bytes       int
 	wroteHeader bool
+	body        *trackedBody // the request's body, nil when it has none
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
 	if !s.wroteHeader {
 		s.status = code
 		s.wroteHeader = true
+		if s.body != nil && !s.body.done.Load() {
+			unreadBody(s.ResponseWriter)
+		}
 	}
 	s.ResponseWriter.WriteHeader(code)
 }
@@ -72,10 +76,11 @@ func (s *Server) outer(next http.Handler) http.Handler {
 		w.Header().Set("X-Request-Id", rid)
 		ctx := context.WithValue(r.Context(), requestIDKey{}, rid)
 		r = r.WithContext(ctx)
-		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, s.maxBody)
-		}
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
+			rec.body = &trackedBody{ReadCloser: http.MaxBytesReader(w, r.Body, s.maxBody)}
+			r.Body = rec.body
+		}
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {

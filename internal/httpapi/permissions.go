@@ -12,24 +12,28 @@ import (
 // The permission routes of spaces and of collections are the same operations on two kinds
 // of target; each route names its target's kind and path parameter.
 func (s *Server) permissionRoutes() {
-	for _, k := range []struct {
-		kind  space.Kind
-		path  string
-		param string
-	}{
-		{space.SpaceKind, "/v1/spaces/{spaceId}", "spaceId"},
-		{space.CollectionKind, "/v1/collections/{collectionId}", "collectionId"},
-	} {
-		target := func(r *http.Request) space.Target { return space.Target{Kind: k.kind, ID: r.PathValue(k.param)} }
-		s.handle("POST "+k.path+"/permissions", s.invite(target))
-		s.handle("GET "+k.path+"/permissions/users", s.listUserPermissions(target))
-		s.handle("GET "+k.path+"/permissions/teams", s.listTeamPermissions(target))
-		s.handle("GET "+k.path+"/permissions/aggregate", s.listAggregatePermissions(target))
-		s.handle("PATCH "+k.path+"/permissions/users/{userId}", s.patchPermission(target, space.UserPrincipal, "userId"))
-		s.handle("PATCH "+k.path+"/permissions/teams/{teamId}", s.patchPermission(target, space.TeamPrincipal, "teamId"))
-		s.handle("DELETE "+k.path+"/permissions/users/{userId}", s.removePermission(target, space.UserPrincipal, "userId"))
-		s.handle("DELETE "+k.path+"/permissions/teams/{teamId}", s.removePermission(target, space.TeamPrincipal, "teamId"))
+	targetOf := func(kind space.Kind, param string) func(*http.Request) space.Target {
+		return func(r *http.Request) space.Target { return space.Target{Kind: kind, ID: r.PathValue(param)} }
 	}
+	spaceTarget, collectionTarget := targetOf(space.SpaceKind, "spaceId"), targetOf(space.CollectionKind, "collectionId")
+
+	s.handle("POST /v1/spaces/{spaceId}/permissions", s.invite(spaceTarget))
+	s.handle("GET /v1/spaces/{spaceId}/permissions/users", s.listUserPermissions(spaceTarget))
+	s.handle("GET /v1/spaces/{spaceId}/permissions/teams", s.listTeamPermissions(spaceTarget))
+	s.handle("GET /v1/spaces/{spaceId}/permissions/aggregate", s.listAggregatePermissions(spaceTarget))
+	s.handle("PATCH /v1/spaces/{spaceId}/permissions/users/{userId}", s.patchPermission(spaceTarget, space.UserPrincipal, "userId"))
+	s.handle("PATCH /v1/spaces/{spaceId}/permissions/teams/{teamId}", s.patchPermission(spaceTarget, space.TeamPrincipal, "teamId"))
+	s.handle("DELETE /v1/spaces/{spaceId}/permissions/users/{userId}", s.removePermission(spaceTarget, space.UserPrincipal, "userId"))
+	s.handle("DELETE /v1/spaces/{spaceId}/permissions/teams/{teamId}", s.removePermission(spaceTarget, space.TeamPrincipal, "teamId"))
+
+	s.handle("POST /v1/collections/{collectionId}/permissions", s.invite(collectionTarget))
+	s.handle("GET /v1/collections/{collectionId}/permissions/users", s.listUserPermissions(collectionTarget))
+	s.handle("GET /v1/collections/{collectionId}/permissions/teams", s.listTeamPermissions(collectionTarget))
+	s.handle("GET /v1/collections/{collectionId}/permissions/aggregate", s.listAggregatePermissions(collectionTarget))
+	s.handle("PATCH /v1/collections/{collectionId}/permissions/users/{userId}", s.patchPermission(collectionTarget, space.UserPrincipal, "userId"))
+	s.handle("PATCH /v1/collections/{collectionId}/permissions/teams/{teamId}", s.patchPermission(collectionTarget, space.TeamPrincipal, "teamId"))
+	s.handle("DELETE /v1/collections/{collectionId}/permissions/users/{userId}", s.removePermission(collectionTarget, space.UserPrincipal, "userId"))
+	s.handle("DELETE /v1/collections/{collectionId}/permissions/teams/{teamId}", s.removePermission(collectionTarget, space.TeamPrincipal, "teamId"))
 }
 
 type targetOf func(r *http.Request) space.Target

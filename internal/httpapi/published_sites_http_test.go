@@ -149,6 +149,12 @@ func TestSitesServeCustomHostname(t *testing.T) {
 	if res := get("other.acme.example", "/install/linux"); res.StatusCode != 404 {
 		t.Fatalf("unknown hostname: %d", res.StatusCode)
 	}
+	// NUL and bytes that are not UTF-8 reach no database (PostgreSQL answered 500).
+	for path, want := range map[string]int{"/%00": 404, "/install/%FF%FE": 404, "/~search?q=a%00b": 400, "/?shareKey=%C3%28": 400} {
+		if res := get("docs.acme.example", path); res.StatusCode != want {
+			t.Errorf("%s at the hostname: %d, want %d", path, res.StatusCode, want)
+		}
+	}
 	// The API still answers on the server's own address.
 	e.Get(e.Admin, "/v1/user").Expect(200)
 	f.update(func(st *site.Site) { st.Published = false })

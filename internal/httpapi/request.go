@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"reflect"
 	"strconv"
 	"strings"
@@ -23,6 +24,8 @@ func decode(r *http.Request, v any) error {
 			return apperr.New(apperr.Invalid, "Content-Type: must be application/json (got %q)", ct)
 		}
 	}
+	// Read whole (within the route's cap) so that its text can be checked first: the decoder
+	// would turn invalid UTF-8 into U+FFFD without a word.
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		var maxErr *http.MaxBytesError
@@ -35,9 +38,16 @@ func decode(r *http.Request, v any) error {
 	if len(body) == 0 {
 		body = []byte("{}")
 	}
+	if err := checkJSONText(body); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, io.EOF) {
+			// An empty body (or only whitespace) means {}.
+			return json.Unmarshal([]byte("{}"), v)
+		}
 		return jsonError(err)
 	}
 	if dec.More() {
@@ -59,6 +69,8 @@ func jsonError(err error) error {
 			return apperr.Invalidf("request body: must be %s (got %s)", jsonKind(typeErr.Type), typeErr.Value)
 		}
 		return apperr.Invalidf("%s: must be %s (got %s)", field, jsonKind(typeErr.Type), typeErr.Value)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return apperr.Invalidf("request body: not received in time (a JSON body must arrive within %v)", smallBodyTimeout)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return apperr.Invalidf("request body: invalid JSON: unexpected end of input")
 	case strings.HasPrefix(err.Error(), "json: unknown field "):

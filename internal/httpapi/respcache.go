@@ -17,7 +17,9 @@ import (
 // write committed before a request arrives, by this process or another, is always seen.
 //
 // GET handlers must therefore depend on nothing else (not the clock, not headers other than
-// Authorization). Where no generation is available (PostgreSQL) every request is computed.
+// Authorization). Both engines provide a generation: SQLite's data_version, and on PostgreSQL
+// a counter that every write transaction moves (store/generation.go), so the cache stays
+// correct with several instances on one database.
 const (
 	maxCachedBody  = 256 << 10
 	maxCacheBytes  = 64 << 20
@@ -78,7 +80,7 @@ func (rc *responseCache) put(key string, a *cachedAnswer) {
 // generation is the database's generation as a GET found it (see requestGeneration).
 type generation struct {
 	n  uint64
-	ok bool // false where there is none (PostgreSQL) or it could not be read
+	ok bool // false where there is none or it could not be read
 }
 
 // requestGeneration reads the generation once per GET, through the barrier that only accepts

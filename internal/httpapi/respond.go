@@ -73,5 +73,6 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	if rec, ok := w.(*statusRecorder); ok && rec.wroteHeader {
 		return
 	}
+	retryAfter(w, status, 1)
 	writeJSON(w, status, errorBody{Error: errorDetail{Code: status, Message: e.Message}})
 }

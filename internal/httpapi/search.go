@@ -64,7 +64,7 @@ func (s *Server) searchOrganization(w http.ResponseWriter, r *http.Request, c au
 		return err
 	}
 	return writeList(s, w, list, offsetPage(found, page), func(sp search.SpaceResult) wire.SearchSpace {
-		out := wire.SearchSpace{ID: sp.ID, Title: titles[sp.ID], Pages: make([]wire.SearchPage, 0, len(sp.Pages))}
+		out := wire.SearchSpace{Type: "space", ID: sp.ID, Title: titles[sp.ID], Score: sp.Score, Pages: make([]wire.SearchPage, 0, len(sp.Pages))}
 		for _, p := range sp.Pages {
 			out.Pages = append(out.Pages, s.urls.FromSearchPage(sp.ID, p))
 		}

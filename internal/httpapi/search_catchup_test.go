@@ -11,8 +11,8 @@ import (
 
 // A change whose index update did not follow it (it failed, or the process stopped first)
 // is found all the same: a search that finds a space's index behind its head makes the
-// update itself. Here neither the update that follows a head move nor the index job runs, so
-// only searches move the index.
+// update itself. Here neither the outbox's search consumer nor jobs run, so only searches
+// move the index.
 func TestSearchCatchesUpOnQuery(t *testing.T) {
 	t.Parallel()
 	e := apitest.New(t)
@@ -20,7 +20,7 @@ func TestSearchCatchesUpOnQuery(t *testing.T) {
 	if err := e.App.Jobs.Stop(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	e.App.DB.OnHeadMoved(func(string) {})
+	e.App.Outbox.Stop()
 	indexed := func(spaceID string) (rev string, sections, rows int) {
 		t.Helper()
 		q := e.App.DB.Read()
@@ -96,9 +96,7 @@ func TestSearchCatchesUpOnQuery(t *testing.T) {
 				t.Fatalf("a search indexed an 80-page change: %v", got.Map())
 			}
 		}
-		if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
-			t.Fatal(err)
-		}
+		e.RunDue()
 		r := e.Get(e.Admin, "/v1/spaces/"+big+"/search?query=wildebeest&limit=1000").Expect(200)
 		if r.Num("count") != 80 {
 			t.Errorf("found %v pages after the job, want 80", r.Num("count"))

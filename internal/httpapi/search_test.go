@@ -11,6 +11,7 @@ import (
 
 	"docsd/internal/apitest"
 	"docsd/internal/auth"
+	"docsd/internal/outbox"
 	"docsd/internal/search"
 	"docsd/internal/store"
 )
@@ -240,9 +241,7 @@ func TestSearchPermissions(t *testing.T) {
 		}
 		e.Delete(e.Admin, "/v1/spaces/"+closed).Expect(204)
 		e.Clock.Advance(8 * 24 * time.Hour)
-		if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
-			t.Fatal(err)
-		}
+		e.RunDue()
 		if n := indexed(); n != 0 {
 			t.Errorf("%d sections left after the purge", n)
 		}
@@ -256,20 +255,15 @@ func TestSearchFreshness(t *testing.T) {
 	t.Parallel()
 	e := apitest.New(t)
 	sp, first := crSpace(t, e)
-	indexJobs := func() int {
-		jobs, err := e.App.DB.JobsOfKind(t.Context(), search.IndexJob)
-		if err != nil {
+	headMoves := func() int {
+		var n int
+		if err := e.App.DB.Read().QueryRow(t.Context(), `SELECT COUNT(*) FROM outbox_events WHERE kind = ? AND space_id = ?`,
+			outbox.HeadMoved, sp).Scan(&n); err != nil {
 			t.Fatal(err)
-		}
-		n := 0
-		for _, j := range jobs {
-			if strings.Contains(string(j.Payload), sp) {
-				n++
-			}
 		}
 		return n
 	}
-	jobsBefore := indexJobs()
+	movesBefore := headMoves()
 
 	t.Run("a merge's words are found as soon as the merge answers", func(t *testing.T) {
 		cr := newChangeRequest(t, e, e.Admin, sp, "zebra")
@@ -298,9 +292,9 @@ func TestSearchFreshness(t *testing.T) {
 			t.Errorf("horses found %v", got)
 		}
 	})
-	t.Run("each head move enqueued an index job", func(t *testing.T) {
-		if got := indexJobs() - jobsBefore; got != 2 {
-			t.Errorf("%d index jobs for two merges", got)
+	t.Run("each head move wrote an event for the search consumer", func(t *testing.T) {
+		if got := headMoves() - movesBefore; got != 2 {
+			t.Errorf("%d head-moved events for two merges", got)
 		}
 	})
 	t.Run("concurrent indexers bring a lagging index to the head once", func(t *testing.T) {
@@ -350,9 +344,7 @@ func TestSearchFreshness(t *testing.T) {
 		}
 		replaceContent(t, e, e.Admin, big, b.tree)
 		// The server's worker may be running the job already; RunDue runs it or waits for it.
-		if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
-			t.Fatal(err)
-		}
+		e.RunDue()
 		r := e.Get(e.Admin, "/v1/spaces/"+big+"/search?query=antelope&limit=1000").Expect(200)
 		if r.Num("count") != 80 {
 			t.Errorf("found %v pages, want 80", r.Num("count"))
@@ -360,9 +352,7 @@ func TestSearchFreshness(t *testing.T) {
 	})
 	t.Run("a duplicated space is searchable", func(t *testing.T) {
 		dup := e.Post(e.Admin, "/v1/spaces/"+sp+"/duplicate", nil).Expect(201).Str("id")
-		if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
-			t.Fatal(err)
-		}
+		e.RunDue()
 		if got := pageIDs(spaceSearch(e, e.Admin, dup, "horses").Expect(200)); !slices.Equal(got, []string{"p1"}) {
 			t.Errorf("duplicate found %v", got)
 		}
@@ -381,9 +371,7 @@ func TestSearchLargeSpaceBesideRecentOne(t *testing.T) {
 			b.doc(fmt.Sprintf("p%04d", i), "", fmt.Sprintf("%s %d", title, i), fmt.Sprintf("p%04d", i), "a common word\n")
 		}
 		replaceContent(t, e, e.Admin, sp, b.tree)
-		if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
-			t.Fatal(err)
-		}
+		e.RunDue()
 		return sp
 	}
 	older := fill("Older", 700)
@@ -405,17 +393,13 @@ func TestSearchOldestMostRelevantFirst(t *testing.T) {
 	sp := newSpace(t, e, e.Admin, e.Org, map[string]any{"title": "Many"})
 	b := newTreeBuilder().doc("best", "", "First page", "first", strings.Repeat("common word ", 20)+"and little else.\n")
 	replaceContent(t, e, e.Admin, sp, b.tree)
-	if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	e.RunDue()
 	filler := strings.Repeat("Other text that says much about other things. ", 3)
 	for i := range 450 {
 		b.doc(fmt.Sprintf("p%04d", i), "", fmt.Sprintf("Page %d", i), fmt.Sprintf("p%04d", i), "A common word. "+filler+"\n")
 	}
 	replaceContent(t, e, e.Admin, sp, b.tree)
-	if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	e.RunDue()
 	r := spaceSearch(e, e.Admin, sp, "common word").Expect(200)
 	if ids := pageIDs(r); len(ids) == 0 || ids[0] != "best" {
 		t.Fatalf("first results %v, want best first", ids[:min(len(ids), 3)])
@@ -437,9 +421,7 @@ func TestSearchCommonWordsChampionLists(t *testing.T) {
 	sp := newSpace(t, e, e.Admin, e.Org, map[string]any{"title": "Common"})
 	b := newTreeBuilder().doc("best", "", "First page", "first", strings.Repeat("common word ", 20)+"and little else.\n")
 	replaceContent(t, e, e.Admin, sp, b.tree)
-	if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	e.RunDue()
 	filler := strings.Repeat("Other text that says much about other things. ", 3)
 	pages := search.ExactBound/2 + 50
 	for i := range pages {
@@ -449,9 +431,7 @@ func TestSearchCommonWordsChampionLists(t *testing.T) {
 	// Long enough for its title's words to weigh less than a short body's: not a champion.
 	b.doc("titled", "", "Common word", "titled", strings.Repeat(filler, 40)+"\n")
 	replaceContent(t, e, e.Admin, sp, b.tree)
-	if _, err := e.App.Jobs.RunDue(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	e.RunDue()
 	var listed int
 	if err := e.App.DB.Read().QueryRow(t.Context(), `SELECT COUNT(*) FROM search_champions WHERE term = 'common'`).Scan(&listed); err != nil || listed == 0 {
 		t.Fatalf("no champion list for 'common' after a large update (%d, %v)", listed, err)

@@ -3,14 +3,17 @@
 package httpapi
 
 import (
+	"cmp"
 	"context"
 	"docsd/internal/blob"
 	"docsd/internal/changereq"
 	"docsd/internal/comment"
+	"docsd/internal/computed"
 	"docsd/internal/content"
 	"docsd/internal/embed"
 	"docsd/internal/gitimport"
 	"docsd/internal/gitsync"
+	"docsd/internal/importrun"
 	"docsd/internal/pdfexport"
 	"log/slog"
 	"net/http"
@@ -24,18 +27,29 @@ import (
 	"docsd/internal/buildinfo"
 	"docsd/internal/org"
 	"docsd/internal/paging"
+	"docsd/internal/ratelimit"
 	"docsd/internal/search"
 	"docsd/internal/site"
 	"docsd/internal/sitehttp"
 	"docsd/internal/space"
 	"docsd/internal/wire"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Deps are what the HTTP layer needs from the rest of the program.
 type Deps struct {
-	Log            *slog.Logger
-	BaseURL        string
-	MaxBodyBytes   int64
+	Log          *slog.Logger
+	BaseURL      string
+	MaxBodyBytes int64
+	// BodyMemoryBytes bounds the bytes of request bodies held in memory at once, across
+	// all requests; a body that finds no room within seconds is answered 503.
+	BodyMemoryBytes int64
+	// RateLimiter counts requests against RateLimits; nil turns rate limiting off.
+	RateLimiter *ratelimit.Limiter
+	RateLimits  RateLimits
+	// Collectors are more signals for /metrics (jobs, database pools).
+	Collectors     []prometheus.Collector
 	Cursors        *paging.Codec
 	Accounts       *account.Service
 	Orgs           *org.Service
@@ -46,6 +60,7 @@ type Deps struct {
 	GitImport      *gitimport.Service
 	GitSync        *gitsync.Service
 	Embeds         *embed.Service // unfurls URLs for getEmbedByUrl
+	Imports        *importrun.Service
 	Comments       *comment.Service
 	PDF            *pdfexport.Service
 	// ImportSyncPages is the most pages an uploaded import commits within its request.
@@ -55,6 +70,8 @@ type Deps struct {
 	PublishedSites  *sitehttp.Handler // readers' side of sites, outside the API
 	// Build identifies this docsd, for GET /v1/.
 	Build buildinfo.Info
+	// Computed computes content from computed sources; nil supports no source type.
+	Computed *computed.Registry
 	// Ready reports whether the server can serve traffic (the database answers).
 	Ready func(ctx context.Context) error
 	// Generation detects database changes for the GET answer cache (see respcache.go);
@@ -68,6 +85,7 @@ type Server struct {
 	log     *slog.Logger
 	mux     *http.ServeMux
 	maxBody int64
+	bodies  *bodyBudget
 	urls    wire.URLs
 	metrics *metrics
 	cache   *responseCache
@@ -88,7 +106,9 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, c auth.Caller) err
 func New(d Deps) *Server {
 	s := &Server{Deps: d, log: d.Log, mux: http.NewServeMux(), maxBody: d.MaxBodyBytes,
 		urls: wire.URLs{Base: d.BaseURL}, metrics: newMetrics(), cache: newResponseCache(), tokenGens: newTokenGenerations(),
-		requestIDs: newRequestIDs()}
+		requestIDs: newRequestIDs(), bodies: newBodyBudget(cmp.Or(d.BodyMemoryBytes, 64<<20))}
+	s.metrics.registry.MustRegister(d.Collectors...)
+	s.metrics.bodies(s.bodies)
 	s.register("GET /metrics", s.metrics.handler())
 	s.register("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -114,9 +134,12 @@ func New(d Deps) *Server {
 	s.spaceRoutes()
 	s.collectionRoutes()
 	s.contentRoutes()
+	s.reusableContentRoutes()
+	s.computedContentRoutes()
 	s.contentLinkRoutes()
 	s.contentImportRoutes()
 	s.gitImportRoutes()
+	s.importRoutes()
 	s.contentTemplateRoutes()
 	s.changeRequestRoutes()
 	s.commentRoutes()
@@ -156,6 +179,8 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 		}
 		writeError(w, r, s.log, apperr.NotFoundf("no route for %s %s", r.Method, r.URL.Path))
 		return
+	} else if !s.rateLimit(w, r, pattern) {
+		return
 	}
 	s.mux.ServeHTTP(w, r)
 }
@@ -170,8 +195,21 @@ func (p *headerProbe) Header() http.Header         { return p.header }
 func (p *headerProbe) Write(b []byte) (int, error) { return len(b), nil }
 func (p *headerProbe) WriteHeader(code int)        { p.status = code }
 
-// register adds a route that needs no authentication.
+// register adds a route that needs no authentication; its path parameters and query are
+// checked before h runs (see textChecker).
 func (s *Server) register(pattern string, h http.Handler) {
+	tc := newTextChecker(pattern)
+	s.add(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := tc.check(r); err != nil {
+			s.textError(w, r, err)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+}
+
+// add adds a route as it is.
+func (s *Server) add(pattern string, h http.Handler) {
 	s.routes = append(s.routes, pattern)
 	s.mux.Handle(pattern, h)
 }
@@ -180,11 +218,26 @@ func (s *Server) register(pattern string, h http.Handler) {
 func (s *Server) Routes() []string { return slices.Clone(s.routes) }
 
 // handle registers an authenticated route: requests without a valid token get 401.
+// Its path parameters and query are checked once the token is (see textChecker), then the
+// route's body policy applies, before h reads the body.
 func (s *Server) handle(pattern string, h handlerFunc) {
-	s.register(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	tc := newTextChecker(pattern)
+	policy := s.bodyPolicyFor(pattern)
+	checked := func(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+		if err := tc.check(r); err != nil {
+			return err
+		}
+		release, err := s.admitBody(w, r, c, policy)
+		if err != nil {
+			return err
+		}
+		defer release()
+		return h(w, r, c)
+	}
+	s.add(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.active.Add(1)
 		defer s.active.Add(-1)
-		if err := s.serveAuthenticated(w, r, time.Now(), h); err != nil {
+		if err := s.serveAuthenticated(w, r, time.Now(), checked); err != nil {
 			writeError(w, r, s.log, err)
 		}
 	}))

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 
+	"docsd/internal/apperr"
 	"docsd/internal/auth"
 	"docsd/internal/opt"
 	"docsd/internal/site"
@@ -79,8 +80,12 @@ func (s *Server) addSiteSpace(w http.ResponseWriter, r *http.Request, c auth.Cal
 	var body struct {
 		SpaceID   *string `json:"spaceId"`
 		SectionID *string `json:"sectionId"`
+		Draft     *bool   `json:"draft"` // the newer spec's; docsd has no drafts
 	}
 	if err := decode(r, &body); err != nil {
+		return err
+	}
+	if err := refuseDraft(body.Draft); err != nil {
 		return err
 	}
 	orgID, id := siteIDs(r)
@@ -100,8 +105,12 @@ func (s *Server) patchSiteSpace(w http.ResponseWriter, r *http.Request, c auth.C
 		Path      *string           `json:"path"`
 		Condition opt.Field[string] `json:"condition"`
 		SpaceID   *string           `json:"spaceId"`
+		Draft     *bool             `json:"draft"` // the newer spec's; docsd has no drafts
 	}
 	if err := decode(r, &body); err != nil {
+		return err
+	}
+	if err := refuseDraft(body.Draft); err != nil {
 		return err
 	}
 	orgID, id := siteIDs(r)
@@ -138,8 +147,12 @@ func (s *Server) addSiteSection(w http.ResponseWriter, r *http.Request, c auth.C
 		SpaceID *string           `json:"spaceId"`
 		Title   opt.Field[string] `json:"title"`
 		Icon    opt.Field[string] `json:"icon"`
+		Draft   *bool             `json:"draft"` // the newer spec's; docsd has no drafts
 	}
 	if err := decode(r, &body); err != nil {
+		return err
+	}
+	if err := refuseDraft(body.Draft); err != nil {
 		return err
 	}
 	orgID, id := siteIDs(r)
@@ -162,8 +175,12 @@ func (s *Server) patchSiteSection(w http.ResponseWriter, r *http.Request, c auth
 		Condition        opt.Field[string] `json:"condition"`
 		Icon             opt.Field[string] `json:"icon"`
 		Description      opt.Field[string] `json:"description"`
+		Draft            *bool             `json:"draft"` // the newer spec's; docsd has no drafts
 	}
 	if err := decode(r, &body); err != nil {
+		return err
+	}
+	if err := refuseDraft(body.Draft); err != nil {
 		return err
 	}
 	orgID, id := siteIDs(r)
@@ -202,8 +219,12 @@ func (s *Server) addSiteSectionGroup(w http.ResponseWriter, r *http.Request, c a
 		Icon     opt.Field[string] `json:"icon"`
 		Sections []string          `json:"sections"`
 		Parent   *string           `json:"parent"`
+		Draft    *bool             `json:"draft"` // the newer spec's; docsd has no drafts
 	}
 	if err := decode(r, &body); err != nil {
+		return err
+	}
+	if err := refuseDraft(body.Draft); err != nil {
 		return err
 	}
 	orgID, id := siteIDs(r)
@@ -223,8 +244,12 @@ func (s *Server) patchSiteSectionGroup(w http.ResponseWriter, r *http.Request, c
 	var body struct {
 		Title *string           `json:"title"`
 		Icon  opt.Field[string] `json:"icon"`
+		Draft *bool             `json:"draft"` // the newer spec's; docsd has no drafts
 	}
 	if err := decode(r, &body); err != nil {
+		return err
+	}
+	if err := refuseDraft(body.Draft); err != nil {
 		return err
 	}
 	orgID, id := siteIDs(r)
@@ -272,4 +297,13 @@ func (s *Server) removeSectionFromGroup(w http.ResponseWriter, r *http.Request, 
 		return err
 	}
 	return noContent(w)
+}
+
+// refuseDraft accepts the `draft` field newer clients send when it is false, and refuses
+// true: docsd's site structure is always live, it has no draft sections or site spaces.
+func refuseDraft(draft *bool) error {
+	if draft != nil && *draft {
+		return apperr.Invalidf("draft: docsd has no draft site structure; only false is accepted")
+	}
+	return nil
 }

@@ -355,3 +355,24 @@ func TestSiteStructureSortAndMoves(t *testing.T) {
 		t.Errorf("site space moved across sections: %s", r.Body)
 	}
 }
+
+// Newer clients send `draft` when they add or change site structure: false is what docsd's
+// always-live structure is, and is accepted; true is refused, naming the field.
+func TestSiteStructureDraftField(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	path := newSite(t, e, nil)
+	guide := titledSpace(t, e, "Guide")
+	r := e.Post(e.Admin, path+"/sections", map[string]any{"spaceId": guide, "title": "Guides", "draft": false}).Expect(201)
+	if r.Bool("draft") {
+		t.Errorf("a new section is draft: %s", r.Body)
+	}
+	section := r.Str("id")
+	e.Patch(e.Admin, path+"/sections/"+section, map[string]any{"draft": false, "title": "Guides 2"}).Expect(200)
+	e.Patch(e.Admin, path+"/sections/"+section, map[string]any{"draft": true}).Expect(400).ExpectMessage("draft")
+	e.Post(e.Admin, path+"/site-spaces", map[string]any{"spaceId": guide, "draft": true}).Expect(400).ExpectMessage("draft")
+	ss := e.Post(e.Admin, path+"/site-spaces", map[string]any{"spaceId": guide, "sectionId": section, "draft": false}).Expect(201)
+	e.Patch(e.Admin, path+"/site-spaces/"+ss.Str("id"), map[string]any{"draft": false}).Expect(200)
+	g := e.Post(e.Admin, path+"/section-groups", map[string]any{"title": "Group", "draft": false}).Expect(201)
+	e.Patch(e.Admin, path+"/section-groups/"+g.Str("id"), map[string]any{"draft": true}).Expect(400).ExpectMessage("draft")
+}

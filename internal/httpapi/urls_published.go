@@ -37,6 +37,7 @@ type publishedLookup struct {
 // redirectLookup is the Redirect variant alone.
 type redirectLookup struct {
 	Target   string `json:"target"`
+	Site     string `json:"site,omitempty"` // with target external, as newer versions of the spec require
 	Redirect string `json:"redirect"`
 }
 
@@ -102,7 +103,11 @@ func (s *Server) resolvePublished(w http.ResponseWriter, r *http.Request, u *url
 		return err
 	}
 	if res.Redirect != "" {
-		return ok(w, redirectLookup{Target: res.RedirectTarget, Redirect: res.Redirect})
+		out := redirectLookup{Target: res.RedirectTarget, Redirect: res.Redirect}
+		if res.RedirectTarget == "external" {
+			out.Site = res.Site.ID
+		}
+		return ok(w, out)
 	}
 	return ok(w, publishedLookup{Site: res.Site.ID, SiteSection: res.SectionID, SiteSpace: res.SiteSpaceID, Space: res.SpaceID,
 		Pathname: res.PagePath, BasePath: res.BasePath, SiteBasePath: res.SiteBasePath, Organization: res.Site.OrganizationID,

@@ -46,3 +46,22 @@ func RandomInt(n int64) int64 {
 	}
 	return v.Int64()
 }
+
+// MaxLen is the longest id the API hands out (Secret's 40 characters) with room to spare.
+const MaxLen = 64
+
+// Valid reports whether s could name something in the API: 1 to MaxLen characters of the
+// alphabet above. Every id the server makes (New, Secret, ids derived from digests, change
+// request numbers) is such a string, so anything else names nothing and needs no lookup.
+func Valid(s string) bool {
+	if len(s) == 0 || len(s) > MaxLen {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z') {
+			return false
+		}
+	}
+	return true
+}

@@ -76,7 +76,15 @@ func Backoff(first, limit time.Duration) HandlerOption {
 // Timeout bounds one attempt of a job (default 15m).
 func Timeout(d time.Duration) HandlerOption { return func(k *kindConfig) { k.timeout = d } }
 
+// OnFail sets a function called when a job of the kind fails for good (a permanent error, or
+// its last attempt), after the failure is recorded: for the job's owner to say so where users
+// look (an import run's status, say). It must be idempotent and quick.
+func OnFail(f func(ctx context.Context, payload []byte, err error)) HandlerOption {
+	return func(k *kindConfig) { k.onFail = f }
+}
+
 type kindConfig struct {
+	onFail       func(ctx context.Context, payload []byte, err error)
 	handler      Handler
 	maxAttempts  int
 	backoffFirst time.Duration

@@ -44,7 +44,7 @@ func (q *Queue) runJob(base context.Context, j store.Job) outcome {
 	if j.Attempts > maxAttempts {
 		// The previous worker stopped during the last attempt and its lease ran out.
 		err := q.db.FailJob(record, q.clock.Now(), j, "the worker stopped during the last attempt")
-		return q.record(log, outcomeFailed, err)
+		return q.failed(record, k, j, errors.New("the worker stopped during the last attempt"), q.record(log, outcomeFailed, err))
 	}
 
 	ctx, cancel := context.WithTimeout(base, k.timeout)
@@ -63,12 +63,20 @@ func (q *Queue) runJob(base context.Context, j store.Job) outcome {
 		return q.record(log, outcomeReleased, q.db.ReleaseJob(record, now, j))
 	case errors.As(err, &permanent) || j.Attempts >= maxAttempts:
 		log.Warn("job failed", "err", err, "permanent", permanent != nil)
-		return q.record(log, outcomeFailed, q.db.FailJob(record, now, j, truncate(err.Error())))
+		return q.failed(record, k, j, err, q.record(log, outcomeFailed, q.db.FailJob(record, now, j, truncate(err.Error()))))
 	default:
 		delay := backoff(k.backoffFirst, k.backoffMax, j.Attempts)
 		log.Info("job will be retried", "err", err, "in", delay)
 		return q.record(log, outcomeRetry, q.db.RetryJob(record, now, j, now.Add(delay), truncate(err.Error())))
 	}
+}
+
+// failed tells the kind's OnFail about a job that failed for good, once that is recorded.
+func (q *Queue) failed(ctx context.Context, k *kindConfig, j store.Job, err error, got outcome) outcome {
+	if got == outcomeFailed && k.onFail != nil {
+		k.onFail(ctx, j.Payload, err)
+	}
+	return got
 }
 
 // record logs a failure to write a job's outcome and says what really happened.

@@ -15,6 +15,10 @@ type Options struct {
 	// file of the space. When Ref is nil or answers a Ref with no Kind, a destination "#x"
 	// becomes {kind: anchor, anchor: x} and any other {kind: url, url: destination}.
 	Ref func(dest string) Ref
+	// ReusableContent maps the path of an include as written ("../.gitbook/includes/x.md")
+	// to the id of the reusable content it names; "" when there is none. Without it, includes
+	// show nothing.
+	ReusableContent func(path string) string
 }
 
 // ToDocument converts markdown to the page's block tree with the default Options.

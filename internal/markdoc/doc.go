@@ -7,8 +7,12 @@
 // The markdown dialect is CommonMark with GitHub's extensions (tables, strikethrough, task
 // lists, bare URLs), footnotes, `{#id}` heading attributes, `$$` math, and the block tags of
 // GitBook's markdown exports: `{% hint %}`, `{% code %}`, `{% embed %}`, `{% tabs %}`/`{% tab %}`,
-// `{% content-ref %}`, `{% file %}` and `{% stepper %}`/`{% step %}`. Tags it does not know stay
-// in the text as written.
+// `{% content-ref %}`, `{% file %}`, `{% stepper %}`/`{% step %}`, `{% columns %}`/`{% column %}`,
+// `{% updates %}`/`{% update %}`, `{% if %}`, `{% include %}` (reusable content, expanded by
+// ExpandIncludes), `{% prompt %}`, `{% openapi-operation %}`, `{% openapi-schemas %}`,
+// `{% openapi-webhook %}` and the older `{% swagger %}`/`{% openapi %}`. A tag it does not know
+// is taken off the page and its content shown (UnknownTags lists them), so no raw tag text
+// reaches a reader.
 //
 // Every function here is pure, safe for concurrent use, and never fails: any input is some
 // markdown.

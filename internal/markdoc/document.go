@@ -57,19 +57,23 @@ type Fragment struct {
 // embed points. Kind is "url", "file", "page" or "anchor"; the field of the same name holds
 // the target, and Page narrows an anchor to another page.
 type Ref struct {
-	Kind   string
-	URL    string
-	File   string
-	Page   string
-	Anchor string
+	Kind            string
+	URL             string
+	File            string
+	Page            string
+	Anchor          string
+	ReusableContent string // for kind "reusable-content"
+	Spec            string // for kind "openapi": the specification's slug
 }
 
 type refJSON struct {
-	Kind   string  `json:"kind"`
-	URL    *string `json:"url,omitempty"`
-	File   *string `json:"file,omitempty"`
-	Page   *string `json:"page,omitempty"`
-	Anchor *string `json:"anchor,omitempty"`
+	Kind            string  `json:"kind"`
+	URL             *string `json:"url,omitempty"`
+	File            *string `json:"file,omitempty"`
+	Page            *string `json:"page,omitempty"`
+	Anchor          *string `json:"anchor,omitempty"`
+	ReusableContent *string `json:"reusableContent,omitempty"`
+	Spec            *string `json:"spec,omitempty"`
 }
 
 // MarshalJSON renders the fields of the ref's kind, even empty ones (a link to "" is a
@@ -88,6 +92,10 @@ func (r Ref) MarshalJSON() ([]byte, error) {
 		if r.Page != "" {
 			out.Page = &r.Page
 		}
+	case "reusable-content":
+		out.ReusableContent = &r.ReusableContent
+	case "openapi":
+		out.Spec = &r.Spec
 	}
 	return json.Marshal(out)
 }
@@ -97,7 +105,8 @@ var voidTypes = map[string]bool{
 	"divider": true, "image": true, "file": true, "drawing": true, "embed": true, "math": true,
 	"expandable": true, "table": true, "content-ref": true, "integration": true,
 	"inline-image": true, "emoji": true, "inline-math": true, "icon": true, "expression": true,
-	"mention": true, "button": true,
+	"mention": true, "button": true, "reusable-content": true, "swagger": true, "openapi-operation": true,
+	"openapi-schemas": true, "openapi-webhook": true,
 }
 
 // Node types whose schema requires a fragments array, even an empty one.

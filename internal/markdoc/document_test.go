@@ -335,15 +335,43 @@ hint {"style":"info"}
     text "inner"[]
   paragraph
     text "after"[]`},
-		{"an unclosed hint stays text", "{% hint style=\"info\" %}\nNever closed.", `
+		{"an unclosed hint loses only its line", "{% hint style=\"info\" %}\nNever closed.", `
 paragraph
-  text "{% hint style=\"info\" %} Never closed."[]`},
-		{"unknown tags stay text", "{% swagger src=\"api.yaml\" path=\"/pets\" method=\"get\" %}\n[api.yaml](api.yaml)\n{% endswagger %}", `
+  text "Never closed."[]`},
+		{"swagger", "{% swagger src=\"api.yaml\" path=\"/pets\" method=\"get\" %}\n[api.yaml](api.yaml)\n{% endswagger %}", `
+swagger {"method":"get","path":"/pets","ref":{"kind":"url","url":"api.yaml"}} meta={"id":"operation-get-pets"}`},
+		{"unknown tags show their content and never their lines", "{% frobnicate level=\"2\" %}\nInside.\n{% endfrobnicate %}\n\n{% lonely %}\n\nAfter.", `
 paragraph
-  text "{% swagger src=\"api.yaml\" path=\"/pets\" method=\"get\" %} "[]
-  link {"ref":{"kind":"url","url":"api.yaml"}}
-    text "api.yaml"[]
-  text " {% endswagger %}"[]`},
+  text "Inside."[]
+paragraph
+  text "After."[]`},
+		{"columns become their content where the schema has no columns", "{% columns %}\n{% column width=\"50%\" %}\nLeft.\n{% endcolumn %}\n{% column %}\nRight.\n{% endcolumn %}\n{% endcolumns %}", `
+paragraph
+  text "Left."[]
+paragraph
+  text "Right."[]`},
+		{"updates show each entry's date and tags", "{% updates format=\"full\" %}\n{% update date=\"2024-05-01\" tags=\"api\" %}\n## New API\nShipped.\n{% endupdate %}\n{% endupdates %}", `
+paragraph
+  text "2024-05-01 · api"[bold]
+heading-1 meta={"id":"new-api"}
+  text "New API"[]
+paragraph
+  text "Shipped."[]`},
+		{"openapi operation, schemas and webhook", "{% openapi-operation spec=\"petstore\" path=\"/pets\" method=\"GET\" %}\n[OpenAPI petstore](https://example.com/openapi.json)\n{% endopenapi-operation %}\n\n{% openapi-schemas spec=\"petstore\" schemas=\"Pet,Tag\" grouped=\"false\" %}\n{% endopenapi-schemas %}\n\n{% openapi-webhook spec=\"petstore\" name=\"newPet\" method=\"post\" %}\n{% endopenapi-webhook %}", `
+openapi-operation {"method":"get","path":"/pets","ref":{"kind":"openapi","spec":"petstore"}} meta={"id":"operation-get-pets"}
+openapi-schemas {"grouped":false,"ref":{"kind":"openapi","spec":"petstore"},"schemas":["Pet","Tag"]} meta={"id":"schemas-pet-tag"}
+openapi-webhook {"method":"post","name":"newPet","ref":{"kind":"openapi","spec":"petstore"}} meta={"id":"webhook-post-newpet"}`},
+		{"an if shows its content where the schema has no if", "{% if visitor.claims.plan == \"pro\" %}\nFor pros.\n{% endif %}", `
+paragraph
+  text "For pros."[]`},
+		{"an include with no reusable content to resolve it shows nothing", "Before.\n\n{% include \"../.gitbook/includes/x.md\" %}\n\nAfter.", `
+paragraph
+  text "Before."[]
+paragraph
+  text "After."[]`},
+		{"a prompt shows its content", "{% prompt %}\nAsk me.\n{% endprompt %}", `
+paragraph
+  text "Ask me."[]`},
 		{"code with a title and options", "{% code title=\"app.js\" overflow=\"wrap\" lineNumbers=\"true\" %}\n```js\nrun()\n```\n{% endcode %}", `
 code {"lineNumbers":true,"overflow":"wrap","syntax":"js","title":"app.js"}
   code-line

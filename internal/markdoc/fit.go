@@ -22,7 +22,8 @@ func blockSet(extra ...string) map[string]bool {
 // The block types each container may hold, from the public API's Document* schemas.
 var (
 	topLevel = blockSet("blockquote", "hint", "images", "file", "drawing", "embed", "code", "math",
-		"expandable", "tabs", "table", "content-ref", "integration", "reusable-content", "stepper")
+		"expandable", "tabs", "table", "content-ref", "integration", "reusable-content", "stepper",
+		"swagger", "openapi-operation", "openapi-schemas", "openapi-webhook")
 	quoteChildren          = blockSet("blockquote")
 	hintChildren           = blockSet()
 	listItemChildren       = blockSet("code", "hint", "blockquote", "math", "table")
@@ -30,6 +31,7 @@ var (
 	stepChildren           = tabsItemChildren
 	expandableBodyChildren = blockSet("images", "code", "table", "hint", "blockquote", "reusable-content")
 	annotationChildren     = blockSet("code")
+	columnChildren         = blockSet("images", "code", "hint", "content-ref", "drawing", "embed", "file", "integration", "math", "blockquote", "table")
 )
 
 // fit returns nodes with every block not in allowed replaced by its nearest allowed form.

@@ -3,6 +3,7 @@ package markdoc
 import (
 	"bytes"
 	"regexp"
+	"strings"
 
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark/ast"
@@ -75,6 +76,9 @@ func renderTag(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.
 		return `<a href="` + esc(string(util.URLEscape([]byte(href), false))) + `">` + esc(href) + `</a>`
 	}
 	var open, close string
+	if containerTags[n.Name] && !n.container {
+		return ast.WalkContinue, nil
+	}
 	switch n.Name {
 	case "hint":
 		style := n.Attrs["style"]
@@ -101,6 +105,37 @@ func renderTag(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.
 		open, close = `<ol class="stepper">`, `</ol>`
 	case "step":
 		open, close = `<li class="step">`, `</li>`
+	case "columns":
+		open, close = `<div class="columns">`, `</div>`
+	case "column":
+		open, close = `<div class="column">`, `</div>`
+	case "updates":
+		open, close = `<div class="updates">`, `</div>`
+	case "update":
+		open, close = `<div class="update"><p class="update-date">`+esc(n.Attrs["date"])+`</p>`, `</div>`
+		if tags := n.Attrs["tags"]; tags != "" {
+			open += `<p class="update-tags">` + esc(tags) + `</p>`
+		}
+	case "prompt":
+		open, close = `<div class="prompt">`, `</div>`
+	case "if":
+		// Visitors' claims are not known when a page is rendered; adaptive content shows.
+		open, close = `<div class="if">`, `</div>`
+	case "openapi-operation", "openapi-webhook", "openapi", "swagger":
+		label := strings.ToUpper(n.Attrs["method"]) + " " + n.Attrs["path"] + n.Attrs["name"]
+		open, close = `<div class="openapi">`+`<p class="openapi-operation"><code>`+esc(strings.TrimSpace(label))+`</code></p>`, `</div>`
+	case "openapi-schemas":
+		open, close = `<div class="openapi">`+`<p class="openapi-schemas">`+esc(n.Attrs["schemas"])+`</p>`, `</div>`
+	case "swagger-description", "swagger-parameter", "swagger-response":
+		open, close = `<div class="`+n.Name+`">`, `</div>`
+		if name := n.Attrs["name"] + n.Attrs["status"]; name != "" {
+			open += `<p class="swagger-name"><code>` + esc(name) + `</code></p>`
+		}
+	}
+	if open == "" {
+		// A tag with nothing of its own to show (an include left unexpanded, a closing line
+		// with no opening, a tag docsd does not know) shows only what it holds.
+		return ast.WalkContinue, nil
 	}
 	if entering {
 		_, _ = w.WriteString(open + "\n")

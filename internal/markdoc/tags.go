@@ -28,6 +28,11 @@ type tagBlock struct {
 	ast.BaseBlock
 	Name  string
 	Attrs map[string]string
+	// Arg is what follows the name when it is not attributes: the quoted path of an include,
+	// the condition of an if.
+	Arg string
+	// start and end are the offsets of the opening line in the source, for ExpandIncludes.
+	start, end int
 	// container is false for a tag written without a closing line ({% embed url="..." %}).
 	container bool
 	// nested counts openings of the same tag inside this one that are still open, so that
@@ -41,13 +46,30 @@ func (n *tagBlock) Dump(source []byte, level int) {
 	ast.DumpHelper(n, source, level, map[string]string{"Name": n.Name}, nil)
 }
 
-// Tags that must be closed by their end tag; without one, the opening line stays as text.
+// Tags that must be closed by their end tag; without one, the opening line is dropped and
+// what follows it reads as ordinary markdown.
 var containerTags = map[string]bool{
 	"hint": true, "tabs": true, "tab": true, "code": true, "content-ref": true, "stepper": true, "step": true,
+	"columns": true, "column": true, "updates": true, "update": true, "if": true, "prompt": true,
+	"swagger-description": true, "swagger-parameter": true, "swagger-response": true,
 }
 
-// Tags that may be written alone or with a caption before their end tag.
-var optionalEndTags = map[string]bool{"embed": true, "file": true}
+// Tags that may be written alone or with a caption (or a link for other readers) before their
+// end tag.
+var optionalEndTags = map[string]bool{
+	"embed": true, "file": true, "openapi": true, "swagger": true,
+	"openapi-operation": true, "openapi-schemas": true, "openapi-webhook": true,
+}
+
+// Tags that are written alone: an include names a reusable content by its file.
+var singleTags = map[string]bool{"include": true, "else": true}
+
+// KnownTag reports whether name is one of GitBook's block tags that docsd reads. Any other
+// tag on a line of its own is still taken off the text (its inner content is kept), so no raw
+// tag leaks onto a published page; UnknownTags lists them so an import can warn.
+func KnownTag(name string) bool {
+	return containerTags[name] || optionalEndTags[name] || singleTags[name]
+}
 
 var (
 	tagLine  = regexp.MustCompile(`^[ \t]{0,3}\{%-?[ \t]*([a-z][a-z0-9-]*)((?:[ \t]+.*?)?)[ \t]*-?%\}[ \t]*\r?\n?$`)
@@ -80,17 +102,30 @@ func tagDepth(n ast.Node) int {
 
 // parseTagLine reads a tag line: its name ("endhint" for a closing tag) and attributes.
 func parseTagLine(line []byte) (name string, attrs map[string]string, ok bool) {
+	name, attrs, _, ok = parseTag(line)
+	return name, attrs, ok
+}
+
+// parseTag reads a tag line: its name, its attributes, and its argument (the text after the
+// name, unquoted when it is one quoted string: `{% include "x.md" %}`, `{% if a == "b" %}`).
+func parseTag(line []byte) (name string, attrs map[string]string, arg string, ok bool) {
 	m := tagLine.FindSubmatch(line)
 	if m == nil {
-		return "", nil, false
+		return "", nil, "", false
 	}
 	attrs = map[string]string{}
 	for _, a := range tagAttr.FindAllSubmatch(m[2], -1) {
 		value := string(a[2]) + string(a[3]) + string(a[4])
 		attrs[string(a[1])] = unescape.Replace(value)
 	}
-	return string(m[1]), attrs, true
+	arg = strings.TrimSpace(string(m[2]))
+	if q := quotedArg.FindStringSubmatch(arg); q != nil {
+		arg = unescape.Replace(q[1] + q[2])
+	}
+	return string(m[1]), attrs, arg, true
 }
+
+var quotedArg = regexp.MustCompile(`^(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')$`)
 
 // tagIndex is, for one source, the offsets of the lines that open and close each tag, so a
 // parser can tell whether a tag is closed later without scanning the rest of the source again.
@@ -133,19 +168,19 @@ const maxTagDepth = 8
 
 func (tagParser) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
 	line, segment := reader.PeekLine()
-	name, attrs, ok := parseTagLine(line)
-	if !ok || !(containerTags[name] || optionalEndTags[name]) || tagDepth(parent) >= maxTagDepth {
+	name, attrs, arg, ok := parseTag(line)
+	if !ok || tagDepth(parent) >= maxTagDepth {
 		return nil, parser.NoChildren
 	}
 	idx := pc.ComputeIfAbsent(tagIndexKey, func() any { return indexTags(reader.Source()) }).(*tagIndex)
 	end := next(idx.ends[name], segment.Start)
-	node := &tagBlock{Name: name, Attrs: attrs}
+	node := &tagBlock{Name: name, Attrs: attrs, Arg: arg, start: segment.Start, end: segment.Start + len(line)}
 	switch {
-	case containerTags[name]:
-		if end < 0 {
-			return nil, parser.NoChildren
-		}
-		node.container = true
+	case singleTags[name], strings.HasPrefix(name, "end"):
+		// A closing line with no opening one, or a tag that never has content: the line
+		// alone, shown as nothing.
+	case containerTags[name] || !KnownTag(name):
+		node.container = end >= 0
 	default:
 		// An embed is closed only if its end tag comes before the next embed opens.
 		following := next(idx.opens[name], segment.Start)

@@ -22,6 +22,7 @@ type Member struct {
 	JoinedAt       time.Time
 	LastSeenAt     *time.Time
 	Spaces         int  // live spaces the member can access (see SpaceCounter)
+	Sites          int  // sites the member can access (see SiteCounter)
 	Teams          int  // teams the member belongs to
 	OwnsTeam       bool // the member owns at least one team
 }

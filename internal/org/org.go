@@ -71,6 +71,7 @@ type Service struct {
 	store  Store
 	clock  clock.Clock
 	spaces SpaceCounter // nil until set
+	sites  SiteCounter  // nil until set
 }
 
 // NewService returns the organization service.
@@ -134,7 +135,7 @@ func (v View) Permissions() OrgPermissions { return orgPermissions(v.Caller) }
 
 // OrgPermissions is the `permissions` object of an organization.
 type OrgPermissions struct {
-	View, Admin, OwnTeam, CreateContent, CreateOpenAPISpec, IngestConversations,
+	View, Access, Admin, OwnTeam, CreateContent, CreateOpenAPISpec, IngestConversations,
 	ViewBilling, ListMembers, ListTeams, ListIntegrations, ListInstallations, InstallIntegration bool
 }
 
@@ -143,6 +144,7 @@ func orgPermissions(m Member) OrgPermissions {
 	member := m.Role != auth.Guest
 	return OrgPermissions{
 		View:                true,
+		Access:              true, // every member, guests too, opens it in the app
 		Admin:               admin,
 		OwnTeam:             m.OwnsTeam || admin,
 		CreateContent:       m.Role.AtLeast(auth.Create),

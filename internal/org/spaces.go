@@ -1,6 +1,10 @@
 package org
 
-import "context"
+import (
+	"context"
+
+	"docsd/internal/auth"
+)
 
 // SpaceCounter counts the spaces that members and teams reach, by the space domain's access
 // rule; the space service implements it. Without one, the counts stay 0.
@@ -15,9 +19,33 @@ type SpaceCounter interface {
 // service is built on organizations, so it is handed over once both exist.
 func (s *Service) SetSpaceCounter(c SpaceCounter) { s.spaces = c }
 
-// countMemberSpaces fills the Spaces count of members of orgID.
+// SiteCounter counts an organization's sites; the site service implements it. Every member
+// who is not a guest can access every site of the organization (guests none), so that count
+// is each member's Sites.
+type SiteCounter interface {
+	CountSites(ctx context.Context, orgID string) (int, error)
+}
+
+// SetSiteCounter gives the service the counter of sites, handed over as SetSpaceCounter is.
+func (s *Service) SetSiteCounter(c SiteCounter) { s.sites = c }
+
+// countMemberSpaces fills the Spaces and Sites counts of members of orgID.
 func (s *Service) countMemberSpaces(ctx context.Context, orgID string, ms []Member) error {
-	if s.spaces == nil || len(ms) == 0 {
+	if len(ms) == 0 {
+		return nil
+	}
+	if s.sites != nil {
+		n, err := s.sites.CountSites(ctx, orgID)
+		if err != nil {
+			return err
+		}
+		for i := range ms {
+			if ms[i].Role != auth.Guest {
+				ms[i].Sites = n
+			}
+		}
+	}
+	if s.spaces == nil {
 		return nil
 	}
 	ids := make([]string, len(ms))

@@ -142,7 +142,11 @@ func (s *Service) Render(ctx context.Context, token string, w io.Writer) error {
 		if spacePath, ok := snap.Paths[p.ID]; ok {
 			location = gitbookimport.SpaceLocation(spacePath, len(snap.Children(p.ID)) > 0)
 		}
-		doc.Pages[i] = pdfrender.Page{Title: p.Title, Markdown: texts[p.ID], Path: location, Depth: p.depth}
+		md, err := s.content.ExpandIncludes(ctx, snap, texts[p.ID])
+		if err != nil {
+			return err
+		}
+		doc.Pages[i] = pdfrender.Page{Title: p.Title, Markdown: md, Path: location, Depth: p.depth}
 	}
 	var buf bytes.Buffer
 	if err := pdfrender.Render(&buf, doc, pdfrender.Options{Images: s.images(ctx, snap.Tree), Date: s.clock.Now()}); err != nil {

@@ -71,8 +71,9 @@ func (r *renderer) paragraph(n ast.Node, gap float64) {
 	lines := n.Lines()
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
-		if tag, url := liquidTag(string(seg.Value(r.src))); tag {
-			r.liquid = append(r.liquid, liquidLine{start: seg.Start, stop: seg.Stop, url: url})
+		line := string(seg.Value(r.src))
+		if tag, url := liquidTag(line); tag {
+			r.liquid = append(r.liquid, liquidLine{start: seg.Start, stop: seg.Stop, url: url, label: liquidLabel(line)})
 		}
 	}
 	r.inlines(n, r.base(bodySize, bodyLine))
@@ -85,6 +86,7 @@ func (r *renderer) paragraph(n ast.Node, gap float64) {
 type liquidLine struct {
 	start, stop int
 	url         string // an embed's, drawn once as a link on a line of its own
+	label       string // or a changelog entry's date, drawn once in bold
 	drawn       bool
 }
 
@@ -104,22 +106,28 @@ func (r *renderer) onlyLiquid(n ast.Node) bool {
 	if lines.Len() == 0 {
 		return false
 	}
-	var embeds []string
+	var shown []liquidLine
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
-		tag, url := liquidTag(string(seg.Value(r.src)))
+		line := string(seg.Value(r.src))
+		tag, url := liquidTag(line)
 		if !tag {
 			return false
 		}
-		if url != "" {
-			embeds = append(embeds, url)
+		if label := liquidLabel(line); url != "" || label != "" {
+			shown = append(shown, liquidLine{url: url, label: label})
 		}
 	}
-	for _, url := range embeds {
+	for _, l := range shown {
 		r.gap(blockGap)
 		st := r.base(bodySize, bodyLine)
-		st.link = url
-		r.text(url, st)
+		text := l.url
+		if l.url != "" {
+			st.link = l.url
+		} else {
+			text, st.bold = l.label, true
+		}
+		r.text(text, st)
 		r.newline(bodyLine)
 	}
 	return true

@@ -42,6 +42,20 @@ func TestPathKey(t *testing.T) {
 	}
 }
 
+func TestLiquidLabel(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		`{% update date="2024-05-01" tags="api,new" %}`: "2024-05-01 · api,new",
+		`{% update date="2024-04-01" %}`:                "2024-04-01",
+		`{% updates format="full" %}`:                   "",
+		`{% hint style="info" %}`:                       "",
+	} {
+		if got := liquidLabel(in); got != want {
+			t.Errorf("liquidLabel(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestLiquidTag(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -53,6 +67,12 @@ func TestLiquidTag(t *testing.T) {
 		{`  {% endhint %}  `, true, ""},
 		{`{%- tabs -%}`, true, ""},
 		{`{% embed url="https://example.com/v" %}`, true, "https://example.com/v"},
+		{`{% openapi-operation spec="petstore" path="/pets" method="get" %}`, true, ""},
+		{`{% endcolumns %}`, true, ""},
+		{`{% update date="2024-05-01" tags="api" %}`, true, ""},
+		{`{% include "../.gitbook/includes/x.md" %}`, true, ""},
+		{`{% if visitor.claims.plan == "pro" %}`, true, ""},
+		{`{% sparkle colour="gold" %}`, true, ""},
 		{`Text {% hint %}`, false, ""},
 		{`{ not a tag }`, false, ""},
 	}

@@ -38,12 +38,16 @@ func (r *renderer) inline(n ast.Node, st style) {
 	switch n := n.(type) {
 	case *ast.Text:
 		if l := r.liquidAt(n.Segment.Start); l != nil {
-			if l.url != "" && !l.drawn {
+			if (l.url != "" || l.label != "") && !l.drawn {
 				l.drawn = true
 				r.newline(st.line)
-				link := st
-				link.link = l.url
-				r.text(l.url, link)
+				shown, text := st, l.url
+				if l.url != "" {
+					shown.link = l.url
+				} else {
+					shown.bold, text = true, l.label
+				}
+				r.text(text, shown)
 				r.newline(st.line)
 			}
 			return

@@ -75,6 +75,29 @@ func liquidTag(s string) (tag bool, embedURL string) {
 	return true, ""
 }
 
+// liquidLabel is the text a tag line shows of its own in the PDF: a changelog entry's date
+// and tags ({% update date="2024-05-01" tags="api" %} shows "2024-05-01 · api"); "" for
+// other tags.
+func liquidLabel(s string) string {
+	m := liquidRe.FindStringSubmatch(s)
+	if m == nil || m[1] != "update" {
+		return ""
+	}
+	attrs := map[string]string{}
+	for _, a := range updateAttrRe.FindAllStringSubmatch(m[2], -1) {
+		attrs[a[1]] = a[2]
+	}
+	var parts []string
+	for _, v := range []string{attrs["date"], attrs["tags"]} {
+		if v != "" {
+			parts = append(parts, v)
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+var updateAttrRe = regexp.MustCompile(`\b(date|tags)\s*=\s*"([^"]*)"`)
+
 // htmlImages finds the <img> tags of raw HTML (GitBook wraps images in <figure>), with
 // their sources and alt texts.
 var (

@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"sort"
+
+	"docsd/internal/contenttree"
 )
 
 // ExactBound bounds the work of one search (see Match). A query matching at most ExactBound
@@ -21,6 +23,7 @@ const MaxSections = 300
 type SectionResult struct {
 	Anchor string // the heading's anchor; "" for the page's opening section
 	Title  string
+	Score  float64 // relevance, 0 or more; higher is better
 	body   string
 	marks  []Term
 }
@@ -31,15 +34,20 @@ func (r SectionResult) Excerpt() string { return Excerpt(r.body, r.marks) }
 
 // PageResult is a page with its matching sections, best first.
 type PageResult struct {
-	ID       string
-	Title    string
-	Path     string
-	Sections []SectionResult
+	ID          string
+	Title       string
+	Description string
+	Path        string
+	Ancestors   []string // titles of the pages above it, top-level first
+	Score       float64  // its best section's
+	Rank        int      // 1-based position among every page found, in the order of their best sections
+	Sections    []SectionResult
 }
 
 // SpaceResult is a space with its matching pages, best first.
 type SpaceResult struct {
 	ID    string
+	Score float64 // its best page's
 	Pages []PageResult
 }
 
@@ -59,7 +67,7 @@ func (s *Service) Search(ctx context.Context, spaceIDs []string, query string) (
 		return []SpaceResult{}, err
 	}
 	// Read your writes: a change that has answered is searchable, even if the update that
-	// follows it failed and its job has not run yet.
+	// follows it failed and the outbox consumer has not come to it yet.
 	if err := s.catchUp(ctx, states); err != nil {
 		return nil, err
 	}
@@ -99,19 +107,38 @@ func (s *Service) group(ctx context.Context, q Query, heads map[string]string, h
 			spaceAt[h.SpaceID] = si
 			out = append(out, SpaceResult{ID: h.SpaceID})
 		}
+		score := max(h.Score, 0)
 		key := [2]string{h.SpaceID, h.PageID}
 		pi, ok := pageAt[key]
 		if !ok {
 			pi = len(out[si].Pages)
 			pageAt[key] = pi
-			out[si].Pages = append(out[si].Pages, PageResult{ID: page.ID, Title: page.Title, Path: snap.Paths[page.ID]})
+			// Hits come best first, so a page's first hit is its best section, and pages
+			// are ranked in the order they first appear.
+			out[si].Pages = append(out[si].Pages, PageResult{ID: page.ID, Title: page.Title, Description: page.Description,
+				Path: snap.Paths[page.ID], Ancestors: ancestors(snap.Tree, page), Score: score, Rank: len(pageAt)})
+			out[si].Score = max(out[si].Score, score)
 		}
 		title := h.Title
 		if h.SectionID == "" {
 			title = page.Title
 		}
 		out[si].Pages[pi].Sections = append(out[si].Pages[pi].Sections, SectionResult{
-			Anchor: h.SectionID, Title: title, body: h.Body, marks: marks})
+			Anchor: h.SectionID, Title: title, Score: score, body: h.Body, marks: marks})
 	}
 	return out, nil
+}
+
+// ancestors returns the titles of the pages above page, top-level first.
+func ancestors(t *contenttree.Tree, page contenttree.Page) []string {
+	out := []string{}
+	for id, depth := page.ParentID, 0; id != "" && depth < 1000; depth++ {
+		p, ok := t.Pages[id]
+		if !ok {
+			break
+		}
+		out = append([]string{p.Title}, out...)
+		id = p.ParentID
+	}
+	return out
 }

@@ -6,17 +6,15 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	"docsd/internal/apperr"
 	"docsd/internal/contenttree"
 	"docsd/internal/markdoc"
 )
 
-// IndexJob is the kind of the job that brings a space's index up to its head. It is enqueued
-// in the transaction of every head move (store.contentTx.MoveHead), so no move is missed;
-// this process's worker is woken once that transaction has committed and RefreshInline has
-// run, so the job makes the updates too large to make inline, and any that failed.
+// IndexJob is the kind of the job that brought a space's index up to its head before the
+// indexer became a consumer of the event outbox (consume.go). Nothing enqueues it any more;
+// it stays registered so that jobs queued by an older version still run.
 const IndexJob = "search.index"
 
 // IndexRequest is the payload of an IndexJob.
@@ -24,11 +22,10 @@ type IndexRequest struct {
 	Space string `json:"space"`
 }
 
-// smallChangePages is the largest change indexed by the request that made it, right after
-// its commit (RefreshInline), or by a search that finds a space's index behind its head
-// (see Search): small changes (an edit, a merge) are searchable as soon as the request that
-// made them answers, and larger ones (an import) are left to the job so that requests stay
-// quick.
+// smallChangePages is the largest change indexed by a search that finds a space's index
+// behind its head (see Search): small changes (an edit, a merge) are searchable as soon as
+// the request that made them answers, and larger ones (an import) are left to the outbox
+// consumer (consume.go) so that searches stay quick.
 const smallChangePages = 50
 
 // bulkPages is the size of a change from which the whole new tree is loaded at once (its
@@ -47,26 +44,14 @@ func (s *Service) HandleJob(ctx context.Context, payload json.RawMessage) error 
 	return s.MaintainRanking(ctx)
 }
 
-// RefreshInline indexes a small head move at once, after the transaction that made it has
-// committed and before its request answers; a larger one, or a failure, is left to the job
-// the move enqueued (and a failure, to the first search of the space too).
-func (s *Service) RefreshInline(spaceID string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := s.Refresh(ctx, spaceID, smallChangePages); err != nil {
-		s.log.Warn("search: index update left to the job", "space", spaceID, "error", err)
-	}
-}
-
 // MaintainRanking does the upkeep of the ranking that index updates leave to be done in
-// batches (see Store), when enough has gathered. The index job runs it after each update.
+// batches (see Store), when enough has gathered. The consumer runs it after each batch.
 func (s *Service) MaintainRanking(ctx context.Context) error { return s.store.MaintainRanking(ctx) }
 
 // catchUp brings the index of each space of states that is behind its head up to date,
-// when the change is small (smallChangePages), before a search reads it: an update
-// RefreshInline could not make (it failed, or the process stopped first) is not left to the
-// job alone. A failure here leaves that space to its job: the search still answers, from
-// the index as it is.
+// when the change is small (smallChangePages), before a search reads it: a search never
+// waits for the outbox consumer. A failure here leaves that space to the consumer: the
+// search still answers, from the index as it is.
 func (s *Service) catchUp(ctx context.Context, states map[string]IndexState) error {
 	for id, st := range states {
 		if st.Indexed == st.Head {
@@ -76,7 +61,7 @@ func (s *Service) catchUp(ctx context.Context, states map[string]IndexState) err
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			s.log.Warn("search: index update left to the job", "space", id, "error", err)
+			s.log.Warn("search: index update left to the outbox consumer", "space", id, "error", err)
 		}
 	}
 	return nil
@@ -88,7 +73,7 @@ func (s *Service) catchUp(ctx context.Context, states map[string]IndexState) err
 // (purging a space drops its sections in the same transaction).
 //
 // Refreshes of one space may run at once, in this process and in others sharing the
-// database (the request that moved the head, the job, searches): each applies its update
+// database (the outbox consumer, searches): each applies its update
 // only if the index is still where it started from, and otherwise looks again, so the index
 // moves forward once per change.
 func (s *Service) Refresh(ctx context.Context, spaceID string, maxPages int) error {
@@ -102,7 +87,7 @@ func (s *Service) Refresh(ctx context.Context, spaceID string, maxPages int) err
 			return err
 		}
 		if maxPages > 0 && s.large.has(spaceID, from, to) {
-			return nil // known to be too large: the job is on it
+			return nil // known to be too large: the outbox consumer is on it
 		}
 		all := false
 		changed, removed, err := s.content.PageChanges(ctx, from, to)
@@ -131,7 +116,7 @@ func (s *Service) Refresh(ctx context.Context, spaceID string, maxPages int) err
 		}
 		if maxPages == 0 && len(rows) >= ExactBound/2 {
 			// So many new sections may have made many words common at once: ready their
-			// ranking here, in the job, rather than in the first queries that use them. (An
+			// ranking here, in the consumer, rather than in the first queries that use them. (An
 			// update small enough for a search to make adds too few sections for that to matter.)
 			return s.store.PrepareRanking(ctx, ExactBound)
 		}
@@ -141,7 +126,7 @@ func (s *Service) Refresh(ctx context.Context, spaceID string, maxPages int) err
 }
 
 // largeChanges remembers index updates found too large for a search to make, so that the
-// searches that follow, until the job has made it, skip straight to the index as it is
+// searches that follow, until the consumer has made it, skip straight to the index as it is
 // rather than compare the two revisions again (for an import, the whole tree).
 type largeChanges struct {
 	mu   sync.Mutex

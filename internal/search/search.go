@@ -2,11 +2,10 @@
 // into sections at its headings, and the sections are kept in the database's own full-text
 // index (FTS5 on SQLite, tsvector with GIN on PostgreSQL) so every docsd process sees the same
 // index. The index follows each space's head: whenever the head moves, the sections of the
-// pages that changed are updated, for a small change (an edit, a merge) by the request that
-// moved the head, right after its commit, and otherwise by a job enqueued with the move. A
-// search that finds a space's index behind its head by a small change makes that update
-// itself first, so a change's words are found as soon as the request that made it has
-// answered, even when that request could not index it.
+// pages that changed are updated by the indexer, a consumer of the event outbox that reacts
+// to each head-moved event (consume.go). A search that finds a space's index behind its head
+// by a small change makes that update itself first, so a change's words are found as soon as
+// the request that made it has answered, whether or not the consumer has come to it yet.
 //
 // Service.Search takes a list of space ids and does no permission checks: callers pass the
 // spaces their user may read (the API's space and organization search, a published site's
@@ -72,7 +71,7 @@ type Store interface {
 	// sections, after a large update; see Match.Exact.
 	PrepareRanking(ctx context.Context, common int) error
 	// MaintainRanking does the upkeep of the ranking that index updates leave to be done
-	// in batches, when enough has gathered; the index job runs it after each update.
+	// in batches, when enough has gathered; the outbox consumer runs it after each batch.
 	MaintainRanking(ctx context.Context) error
 	// Search returns the best hits of m, best first.
 	Search(ctx context.Context, m Match) ([]Hit, error)

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // customizationSchema is the shape of a site's customization, as the public specification
@@ -158,9 +159,53 @@ func decodeCustomization(raw []byte) (Customization, error) {
 // effectiveSite is a site's customization document.
 func effectiveSite(st Site) json.RawMessage {
 	if len(st.Customization) == 0 {
-		return defaultCustomization
+		return completeCustomization(defaultCustomization)
 	}
-	return st.Customization
+	return completeCustomization(st.Customization)
+}
+
+// completeCustomization adds to a customization document the settings newer versions of the
+// public spec require and older documents (and older clients) lack, with what they mean
+// there: the code themes docsd highlights with, no social accounts, and the page actions as
+// a list as well as booleans (each derived from the other, so clients of either version read
+// the actions enabled). A document that cannot be read is left as it is.
+func completeCustomization(raw json.RawMessage) json.RawMessage {
+	var doc map[string]any
+	if json.Unmarshal(raw, &doc) != nil || doc == nil {
+		return raw
+	}
+	if _, ok := doc["socialAccounts"]; !ok {
+		doc["socialAccounts"] = []any{}
+	}
+	if styling, ok := doc["styling"].(map[string]any); ok {
+		if _, ok := styling["codeTheme"]; !ok {
+			themed := map[string]any{"light": "default-light", "dark": "default-dark"}
+			styling["codeTheme"] = map[string]any{"default": themed, "openapi": themed}
+		}
+	}
+	if pa, ok := doc["pageActions"].(map[string]any); ok {
+		flags := []struct{ flag, item string }{{"externalAI", "external-ai"}, {"markdown", "markdown"}, {"mcp", "mcp"}}
+		if items, ok := pa["items"].([]any); ok {
+			for _, f := range flags {
+				if _, set := pa[f.flag]; !set {
+					pa[f.flag] = slices.Contains(items, any(f.item))
+				}
+			}
+		} else {
+			items := []any{}
+			for _, f := range flags {
+				if pa[f.flag] == true {
+					items = append(items, f.item)
+				}
+			}
+			pa["items"] = items
+		}
+	}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		return raw
+	}
+	return out
 }
 
 // effectiveSiteSpace is the site's customization with a site space's overrides merged in.

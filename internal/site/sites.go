@@ -26,6 +26,9 @@ var (
 type View struct {
 	Site
 	SiteSpaces int // live site spaces
+	// CallerRole is the caller's role in the organization, for the site's `permissions`:
+	// members read every site, admins change them (see orgAccess).
+	CallerRole auth.Role
 }
 
 // NewSite is the body of a new site.
@@ -84,7 +87,7 @@ func (s *Service) Create(ctx context.Context, c auth.Caller, orgID string, n New
 					return err
 				}
 			}
-			v, err = s.view(ctx, tx, st)
+			v, err = s.view(ctx, tx, st, auth.Admin)
 			return err
 		})
 		if !errors.Is(err, ErrTaken) {
@@ -110,9 +113,10 @@ func freeBasename(ctx context.Context, tx Tx, orgID, base string) (string, error
 	}
 }
 
-func (s *Service) view(ctx context.Context, tx Tx, st Site) (View, error) {
+// view is the site with its counts, for a caller of role (admin where only admins reach).
+func (s *Service) view(ctx context.Context, tx Tx, st Site, role auth.Role) (View, error) {
 	n, err := tx.CountSiteSpaces(ctx, []string{st.ID})
-	return View{Site: st, SiteSpaces: n[st.ID]}, err
+	return View{Site: st, SiteSpaces: n[st.ID], CallerRole: role}, err
 }
 
 // List lists an organization's sites for its members.
@@ -122,7 +126,8 @@ func (s *Service) List(ctx context.Context, c auth.Caller, orgID string, f Filte
 			return paging.Result[View]{}, err
 		}
 	}
-	if _, err := s.orgAccess(ctx, c, orgID, false); err != nil {
+	role, err := s.orgAccess(ctx, c, orgID, false)
+	if err != nil {
 		return paging.Result[View]{}, err
 	}
 	tx := s.store.Read()
@@ -137,19 +142,30 @@ func (s *Service) List(ctx context.Context, c auth.Caller, orgID string, f Filte
 	counts, err := tx.CountSiteSpaces(ctx, idList)
 	out := paging.Result[View]{Count: res.Count, Next: res.Next, Items: make([]View, len(res.Items))}
 	for i, st := range res.Items {
-		out.Items[i] = View{Site: st, SiteSpaces: counts[st.ID]}
+		out.Items[i] = View{Site: st, SiteSpaces: counts[st.ID], CallerRole: role}
 	}
 	return out, err
 }
 
+// CountSites counts the sites of orgID (for members' `sites`: every member but a guest can
+// access each of them).
+func (s *Service) CountSites(ctx context.Context, orgID string) (int, error) {
+	res, err := s.store.Read().ListSites(ctx, orgID, Filter{}, paging.Request{Limit: 0})
+	return res.Count, err
+}
+
 // Get returns a site to a member of its organization.
 func (s *Service) Get(ctx context.Context, c auth.Caller, orgID, id string) (View, error) {
-	tx := s.store.Read()
-	st, err := s.siteIn(ctx, tx, c, orgID, id, false)
+	role, err := s.orgAccess(ctx, c, orgID, false)
 	if err != nil {
 		return View{}, err
 	}
-	return s.view(ctx, tx, st)
+	tx := s.store.Read()
+	st, err := loadSite(ctx, tx, orgID, id)
+	if err != nil {
+		return View{}, err
+	}
+	return s.view(ctx, tx, st, role)
 }
 
 // Update holds the site fields a PATCH may change.
@@ -263,7 +279,7 @@ func (s *Service) Patch(ctx context.Context, c auth.Caller, orgID, id string, u 
 			return err
 		}
 		var err error
-		v, err = s.view(ctx, tx, st)
+		v, err = s.view(ctx, tx, st, auth.Admin)
 		return err
 	})
 	return v, err
@@ -304,7 +320,7 @@ func (s *Service) SetPublished(ctx context.Context, c auth.Caller, orgID, id str
 			return err
 		}
 		var err error
-		v, err = s.view(ctx, tx, st)
+		v, err = s.view(ctx, tx, st, auth.Admin)
 		return err
 	})
 	return v, err

@@ -5,6 +5,7 @@
 package sitehttp
 
 import (
+	"docsd/internal/validate"
 	"errors"
 	"log/slog"
 	"net"
@@ -84,6 +85,15 @@ func (h *Handler) Hosts(next http.Handler, ownHost string) http.Handler {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
 			h.fail(w, r, apperr.New(apperr.MethodNotAllowed, "method %s is not allowed on a published site", r.Method))
+			return
+		}
+		// Path and query reach the database as text: refuse what it cannot hold, as the API does.
+		if !validate.IsText(r.URL.Path) {
+			h.fail(w, r, apperr.NotFoundf("no page at this address: the path must be UTF-8 text without NUL characters"))
+			return
+		}
+		if err := validate.Query(r.URL.RawQuery); err != nil {
+			h.fail(w, r, err)
 			return
 		}
 		h.serveSite(w, r, site, "/", strings.TrimPrefix(r.URL.Path, "/"))

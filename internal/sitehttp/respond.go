@@ -63,6 +63,10 @@ func matchesETag(header, etag string) bool {
 	return false
 }
 
+// Fail answers err the way the published site answers its own errors, for checks made in
+// front of the site's handler.
+func (h *Handler) Fail(w http.ResponseWriter, r *http.Request, err error) { h.fail(w, r, err) }
+
 // fail answers an error: the API's JSON error body, or a small HTML page for a browser.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var ae *apperr.Error

@@ -51,6 +51,11 @@ func (v *visit) page(w http.ResponseWriter, r *http.Request, rest string) error 
 	if err != nil {
 		return err
 	}
+	// Reusable contents show in place of their includes, before conditions are weighed, so
+	// an included `if` block is decided as one written in the page.
+	if md, err = v.h.Content.ExpandIncludes(r.Context(), snap, md); err != nil {
+		return err
+	}
 	md = v.h.Sites.Conditional(md, v.adm.Claims)
 	prefix := v.base + sitepub.Prefix(loc.Section, loc.SiteSpace)
 	var links *spacelinks.Resolver // indexing the tree costs a walk: only pages with links pay it

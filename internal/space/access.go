@@ -194,7 +194,7 @@ func (s *Service) RoleOn(ctx context.Context, c auth.Caller, spaceID string) (Vi
 	return s.spaceView(ctx, s.store.Read(), c, spaceID, auth.Read, false)
 }
 
-// RequireEditable refuses content edits on a locked space (423).
+// RequireEditable refuses content edits on a locked space (409).
 func RequireEditable(sp Space) error {
 	if sp.EditMode == Locked {
 		return apperr.New(apperr.Locked, "space %s is locked: its content cannot be edited (set editMode to live first)", sp.ID)

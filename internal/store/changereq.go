@@ -9,6 +9,7 @@ import (
 
 	"docsd/internal/changereq"
 	"docsd/internal/content"
+	"docsd/internal/outbox"
 	"docsd/internal/paging"
 )
 
@@ -77,7 +78,17 @@ func (t changeReqTx) Insert(ctx context.Context, cr changereq.ChangeRequest) (in
 	if errors.Is(err, ErrUniqueViolation) {
 		return 0, changereq.ErrNumberTaken
 	}
-	return n, err
+	if err != nil {
+		return 0, err
+	}
+	return n, t.q.Emit(outbox.ChangeRequestOpened, "", cr.SpaceID, cr.ID, changeRequestEvent{Number: n, Status: cr.Status})
+}
+
+// changeRequestEvent is the data of change request events.
+type changeRequestEvent struct {
+	Number   int64  `json:"number,omitempty"`
+	Status   string `json:"status"`
+	Revision string `json:"revision,omitempty"`
 }
 
 func (t changeReqTx) Get(ctx context.Context, spaceID, ref string) (changereq.ChangeRequest, error) {
@@ -87,6 +98,15 @@ func (t changeReqTx) Get(ctx context.Context, spaceID, ref string) (changereq.Ch
 	}
 	cr, err := scanChangeReq(t.q.QueryRow(ctx, `SELECT `+changeReqColumns+changeReqFrom+
 		` WHERE cr.space_id = ? AND (cr.id = ? OR cr.number = ?)`, spaceID, ref, number).Scan)
+	if errors.Is(err, ErrNotFound) {
+		return cr, changereq.ErrNotFound
+	}
+	return cr, err
+}
+
+func (t changeReqTx) MergedAs(ctx context.Context, spaceID, revisionID string) (changereq.ChangeRequest, error) {
+	cr, err := scanChangeReq(t.q.QueryRow(ctx, `SELECT `+changeReqColumns+changeReqFrom+
+		` WHERE cr.space_id = ? AND cr.revision_merged = ?`, spaceID, revisionID).Scan)
 	if errors.Is(err, ErrNotFound) {
 		return cr, changereq.ErrNotFound
 	}
@@ -104,15 +124,6 @@ func (t changeReqTx) AddContributor(ctx context.Context, id, userID string, edit
 		ON CONFLICT (change_request_id, user_id) DO UPDATE SET edits = change_request_contributors.edits + 1,
 			updated_at = excluded.updated_at`, id, userID, Micros(at))
 	return err
-}
-
-func (t changeReqTx) MergedAs(ctx context.Context, spaceID, revisionID string) (changereq.ChangeRequest, error) {
-	cr, err := scanChangeReq(t.q.QueryRow(ctx, `SELECT `+changeReqColumns+changeReqFrom+
-		` WHERE cr.space_id = ? AND cr.revision_merged = ?`, spaceID, revisionID).Scan)
-	if errors.Is(err, ErrNotFound) {
-		return cr, changereq.ErrNotFound
-	}
-	return cr, err
 }
 
 func (t changeReqTx) Contributors(ctx context.Context, id string, page paging.Request) (paging.Result[changereq.Contributor], error) {
@@ -133,6 +144,11 @@ func (t changeReqTx) Contributors(ctx context.Context, id string, page paging.Re
 func (t changeReqTx) Content() content.Tx { return contentTx(t) }
 
 func (t changeReqTx) Update(ctx context.Context, cr changereq.ChangeRequest, prevRevision string) (bool, error) {
+	// The status as it was tells a merge or a closing from another update, for the event.
+	var was string
+	if err := t.q.QueryRow(ctx, `SELECT status FROM change_requests WHERE id = ?`, cr.ID).Scan(&was); err != nil {
+		return false, err
+	}
 	res, err := t.q.Exec(ctx, `UPDATE change_requests SET status = ?, subject = ?, description = ?, revision_id = ?,
 		revision_merged_ancestor = ?, revision_merged = ?, updated_at = ?
 		WHERE id = ? AND revision_id = ?`,
@@ -142,7 +158,17 @@ func (t changeReqTx) Update(ctx context.Context, cr changereq.ChangeRequest, pre
 		return false, err
 	}
 	n, err := res.RowsAffected()
-	return n == 1, err
+	if err != nil || n != 1 {
+		return false, err
+	}
+	kind := outbox.ChangeRequestUpdated
+	switch {
+	case cr.Status == changereq.Merged && was != changereq.Merged:
+		kind = outbox.ChangeRequestMerged
+	case cr.Status == changereq.Archived && was != changereq.Archived:
+		kind = outbox.ChangeRequestClosed
+	}
+	return true, t.q.Emit(kind, "", cr.SpaceID, cr.ID, changeRequestEvent{Status: cr.Status, Revision: cr.Revision})
 }
 
 func (t changeReqTx) List(ctx context.Context, spaceIDs []string, f changereq.Filter, page paging.Request) (paging.Result[changereq.ChangeRequest], error) {

@@ -8,6 +8,7 @@ import (
 
 	"docsd/internal/changereq"
 	"docsd/internal/mergerules"
+	"docsd/internal/outbox"
 	"docsd/internal/paging"
 )
 
@@ -41,7 +42,14 @@ func (t changeReqTx) InsertReview(ctx context.Context, r changereq.Review) error
 		revision_id, status, outdated, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, FALSE, ?, ?)`,
 		r.ID, r.ChangeRequestID, r.Reviewer.ID, nullString(r.RequestedBy.ID), r.Revision, r.Status,
 		Micros(r.CreatedAt), Micros(r.UpdatedAt))
-	return err
+	if err != nil {
+		return err
+	}
+	return t.q.Emit(outbox.ChangeRequestReviewed, "", "", r.ChangeRequestID, struct {
+		Review   string `json:"review"`
+		Reviewer string `json:"reviewer"`
+		Status   string `json:"status"`
+	}{r.ID, r.Reviewer.ID, string(r.Status)})
 }
 
 func (t changeReqTx) Review(ctx context.Context, changeRequestID, id string) (changereq.Review, error) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"docsd/internal/comment"
+	"docsd/internal/outbox"
 	"docsd/internal/paging"
 )
 
@@ -82,6 +83,11 @@ func (t commentTx) Insert(ctx context.Context, c comment.Comment) error {
 		return comment.ErrNotFound
 	}
 	if err != nil {
+		return err
+	}
+	if err := t.q.Emit(outbox.CommentPosted, "", c.SpaceID, c.ID, struct {
+		ChangeRequest string `json:"changeRequest,omitempty"`
+	}{c.ChangeRequestID}); err != nil {
 		return err
 	}
 	if c.Status == comment.Open {
@@ -306,7 +312,12 @@ func (t commentTx) InsertReply(ctx context.Context, r comment.Reply) error {
 	if errors.Is(err, ErrForeignKeyViolation) {
 		return comment.ErrNotFound
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	return t.q.Emit(outbox.ReplyPosted, "", "", r.ID, struct {
+		Comment string `json:"comment"`
+	}{r.CommentID})
 }
 
 func (t commentTx) GetReply(ctx context.Context, commentID, id string) (comment.Reply, error) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"docsd/internal/content"
+	"docsd/internal/outbox"
 )
 
 // Contents adapts the DB to content.Store.
@@ -154,7 +155,8 @@ func (t contentTx) MoveHead(ctx context.Context, spaceID, from, to string) (bool
 	if err != nil || n != 1 {
 		return false, err
 	}
-	return true, headMoved(ctx, t.q, spaceID)
+	// Search indexes the move as a consumer of this event (internal/search/consume.go).
+	return true, t.q.Emit(outbox.HeadMoved, "", spaceID, to, outbox.HeadMove{From: from, To: to})
 }
 
 // inList returns "?, ?, ..." for n values and the values padded to a few fixed lengths with

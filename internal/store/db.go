@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"docsd/internal/outbox"
+
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 	_ "modernc.org/sqlite"             // registers the "sqlite" database/sql driver
 )
@@ -42,10 +44,11 @@ type DB struct {
 
 	// jobsEnqueued is called after a transaction that enqueued a job commits (see jobs.go).
 	jobsEnqueued atomic.Pointer[func()]
-	// headMoved is called after a transaction that moved a space's head commits (search.go).
-	headMoved atomic.Pointer[func(spaceID string)]
+	// eventsWritten is called after a transaction that wrote events commits (outbox.go).
+	eventsWritten atomic.Pointer[func()]
 
-	gens *generations // change detection for cached answers; nil on PostgreSQL
+	gens *generations // change detection for cached answers (generation.go)
+	dsn  string       // PostgreSQL's URL, for the connection that listens for events
 
 	// statements counts the statements run through Q, for tests and benchmarks that check
 	// how many round trips an operation costs.
@@ -94,6 +97,8 @@ func OpenWith(ctx context.Context, dsn string, opts Options) (*DB, error) {
 		pool.SetMaxIdleConns(32)
 		pool.SetConnMaxIdleTime(5 * time.Minute)
 		db.Engine, db.writer, db.reader = Postgres, pool, pool
+		db.gens = &generations{pool: pool, postgres: true}
+		db.dsn = dsn
 	} else {
 		path := strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite://"), "file:")
 		if i := strings.IndexByte(path, '?'); i >= 0 {
@@ -226,6 +231,7 @@ type Q struct {
 	pool *sql.DB
 	now  time.Time
 
+	events      []outbox.Event // written just before commit (outbox.go)
 	afterCommit []func()
 }
 
@@ -248,6 +254,9 @@ func (db *DB) Write(ctx context.Context, now time.Time, fn func(q *Q) error) (er
 		if p := recover(); p != nil {
 			tx.Rollback()
 			panic(p)
+		}
+		if err == nil {
+			err = q.beforeCommit(ctx)
 		}
 		if err != nil {
 			tx.Rollback()

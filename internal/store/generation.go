@@ -9,12 +9,16 @@ import (
 )
 
 // generations tells whether the database may have changed, so that answers computed from it
-// can be reused until it does. It only exists on SQLite, where `PRAGMA data_version` on a
-// connection of its own changes whenever any other connection (of this process or another,
-// such as the admin commands) commits. On PostgreSQL a fleet has no such cheap signal, so
-// Generation reports it as unavailable and callers read the database every time.
+// can be reused until it does. On SQLite, `PRAGMA data_version` on a connection of its own
+// changes whenever any other connection (of this process or another, such as the admin
+// commands) commits. PostgreSQL has no such signal, so every write transaction adds one to a
+// row of outbox_generation before it commits (Q.beforeCommit), and the generation is the sum
+// of those rows: a read that starts after a commit was acknowledged sees a larger sum than
+// any read that ended before it, on every instance sharing the database. The read is one
+// round trip, shared by the requests that wait for it (see Generation).
 type generations struct {
-	pool *sql.DB // one connection, used for nothing else
+	pool     *sql.DB // SQLite: one connection, used for nothing else; PostgreSQL: the read pool
+	postgres bool
 
 	mu        sync.Mutex
 	conn      *sql.Conn
@@ -42,6 +46,9 @@ const minCheckInterval = 250 * time.Microsecond
 
 // ErrNoGeneration is returned by Generation on engines that cannot provide one.
 var ErrNoGeneration = errors.New("store: database generation unavailable on this engine")
+
+// generationShards is the number of rows of outbox_generation (migration 00090).
+const generationShards = 16
 
 // Generation returns a number that differs from every number it returned before any write
 // that committed before `since`. A caller that noted `since` when its request arrived can
@@ -101,6 +108,11 @@ func (db *DB) Generation(ctx context.Context, since time.Time, batch bool) (uint
 // check reads data_version on the dedicated connection. Only one check runs at a time, so
 // the connection is never shared.
 func (g *generations) check(ctx context.Context) (uint64, error) {
+	if g.postgres {
+		var n int64
+		err := g.pool.QueryRowContext(ctx, `SELECT COALESCE(SUM(n), 0)::BIGINT FROM outbox_generation`).Scan(&n)
+		return uint64(n), err
+	}
 	if g.conn == nil {
 		conn, err := g.pool.Conn(ctx)
 		if err != nil {
@@ -119,6 +131,9 @@ func (g *generations) check(ctx context.Context) (uint64, error) {
 }
 
 func (g *generations) close() {
+	if g.postgres {
+		return // the pool is the DB's own
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.conn != nil {

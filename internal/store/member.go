@@ -8,6 +8,7 @@ import (
 
 	"docsd/internal/auth"
 	"docsd/internal/org"
+	"docsd/internal/outbox"
 	"docsd/internal/paging"
 )
 
@@ -105,24 +106,24 @@ func (t orgTx) InsertMember(ctx context.Context, m org.Member) error {
 	_, err := t.q.Exec(ctx, `INSERT INTO members (organization_id, user_id, role, disabled, sso, joined_at, last_seen_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`, m.OrganizationID, m.User.ID, nullRole(m.Role), m.Disabled, m.SSO,
 		Micros(m.JoinedAt), NullMicros(m.LastSeenAt))
-	return err
+	return t.q.emitAfter(err, outbox.MemberAdded, m.OrganizationID, "", m.User.ID, memberEvent{Role: string(m.Role)})
 }
 
 func (t orgTx) UpsertMember(ctx context.Context, m org.Member) error {
 	_, err := t.q.Exec(ctx, `INSERT INTO members (organization_id, user_id, role, disabled, sso, joined_at, last_seen_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (organization_id, user_id) DO UPDATE SET role = excluded.role`,
 		m.OrganizationID, m.User.ID, nullRole(m.Role), m.Disabled, m.SSO, Micros(m.JoinedAt), NullMicros(m.LastSeenAt))
-	return err
+	return t.q.emitAfter(err, outbox.MemberUpdated, m.OrganizationID, "", m.User.ID, memberEvent{Role: string(m.Role)})
 }
 
 func (t orgTx) SetMemberRole(ctx context.Context, orgID, userID string, role auth.Role) error {
 	_, err := t.q.Exec(ctx, `UPDATE members SET role = ? WHERE organization_id = ? AND user_id = ?`, nullRole(role), orgID, userID)
-	return err
+	return t.q.emitAfter(err, outbox.MemberUpdated, orgID, "", userID, memberEvent{Role: string(role)})
 }
 
 func (t orgTx) SetMemberSSO(ctx context.Context, orgID, userID string, sso bool) error {
 	_, err := t.q.Exec(ctx, `UPDATE members SET sso = ? WHERE organization_id = ? AND user_id = ?`, sso, orgID, userID)
-	return err
+	return t.q.emitAfter(err, outbox.MemberUpdated, orgID, "", userID, nil)
 }
 
 func (t orgTx) SetMemberLastSeen(ctx context.Context, orgID, userID string, at time.Time) error {
@@ -146,7 +147,7 @@ func (t orgTx) DeleteMember(ctx context.Context, orgID, userID string) error {
 		}
 	}
 	_, err := t.q.Exec(ctx, `DELETE FROM members WHERE organization_id = ? AND user_id = ?`, orgID, userID)
-	return err
+	return t.q.emitAfter(err, outbox.MemberRemoved, orgID, "", userID, nil)
 }
 
 func (t orgTx) OtherActiveAdmins(ctx context.Context, orgID, userID string) (int, error) {

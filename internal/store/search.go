@@ -234,22 +234,6 @@ func valuesList(rows, width int, row string) string {
 	return strings.TrimSuffix(strings.Repeat(row+", ", rows), ", ")
 }
 
-// headMoved enqueues the search index update of a space whose head moves, in the transaction
-// that moves it, so that no move is ever missed. The function set with OnHeadMoved runs once
-// the transaction commits, before the request that moved the head answers, and before the
-// queue wakes this process's worker for the job (functions run after a commit in the order
-// they were arranged): the job then finds the index up to date rather than make the same
-// update at the same time.
-func headMoved(ctx context.Context, q *Q, spaceID string) error {
-	if f := q.db.headMoved.Load(); f != nil {
-		q.AfterCommit(func() { (*f)(spaceID) })
-	}
-	return q.EnqueueJob(ctx, search.IndexJob, search.IndexRequest{Space: spaceID}, time.Time{}, "")
-}
-
-// OnHeadMoved sets a function called after each commit that moved a space's head.
-func (db *DB) OnHeadMoved(f func(spaceID string)) { db.headMoved.Store(&f) }
-
 func (s *Searches) Sections(ctx context.Context, spaceID string) ([]search.Row, error) {
 	rows, err := s.DB.Read().Query(ctx, `SELECT page_id, position, section_id, title, body FROM search_sections WHERE space_id = ?`, spaceID)
 	if err != nil {

@@ -27,7 +27,7 @@ import (
 // ranks them beside the lists, so a section is a candidate from the moment it is indexed.
 // Deleted sections are noted in search_champions_gone and leave the lists in the same
 // batches; until then a query finds no section under their entries (or, its id reused, a
-// section that it scores like any other candidate). The index job makes the batches
+// section that it scores like any other candidate). The outbox consumer makes the batches
 // (MaintainRanking).
 // A list that deletions have shrunk below three quarters of its size is built again. Weights
 // are computed with the index's average section length at the time, which drifts slowly:
@@ -202,7 +202,7 @@ func buildChampions(ctx context.Context, q *Q, w string) error {
 }
 
 // championBulk is the size of an update whose new sections join the champion lists at once,
-// with the weights it has in hand, rather than wait: an import, indexed by the job.
+// with the weights it has in hand, rather than wait: an import, indexed by the outbox consumer.
 const championBulk = 1000
 
 // pendChampions records new sections for the champion lists: they wait in
@@ -221,7 +221,7 @@ func pendChampions(ctx context.Context, q *Q, ids []int64, weights map[string][]
 }
 
 // MaintainRanking brings the champion lists up to date with the sections added and deleted
-// since, once more than championBatch of either have gathered. The index job runs it after
+// since, once more than championBatch of either have gathered. The outbox consumer runs it after
 // each index update, so that no request waits for a batch. PostgreSQL keeps no lists.
 func (s *Searches) MaintainRanking(ctx context.Context) error {
 	if s.DB.Engine != SQLite {
@@ -500,7 +500,7 @@ func sectionIDs(ctx context.Context, q *Q, query string, args ...any) ([]int64, 
 // found in more than common sections. A large index update (an import) may make many words
 // common at once, and building their lists one by one when queries first need them would
 // cost those queries a pass over each word's matches; it runs after such updates, in the
-// index job. PostgreSQL keeps no lists.
+// outbox consumer. PostgreSQL keeps no lists.
 func (s *Searches) PrepareRanking(ctx context.Context, common int) error {
 	if s.DB.Engine != SQLite {
 		return nil

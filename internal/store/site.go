@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"docsd/internal/outbox"
 	"docsd/internal/paging"
 	"docsd/internal/site"
 	"docsd/internal/space"
@@ -78,10 +79,18 @@ func (t siteTx) InsertSite(ctx context.Context, st site.Site) error {
 		nullIfEmpty(st.ProxyOrigin), st.Published, st.AdaptiveContent, st.AgentsContext, rawOrNil(st.Customization),
 		rawOrNil(st.AdaptiveSchema), NullMicros(st.AdaptiveSchemaAt), st.VisitorAuth.Key, st.VisitorAuth.Backend,
 		nullIfEmpty(st.VisitorAuth.FallbackURL), Micros(st.CreatedAt), Micros(st.UpdatedAt))
-	return siteErr(err)
+	if err != nil || !st.Published {
+		return siteErr(err)
+	}
+	return t.q.Emit(outbox.SitePublished, st.OrganizationID, "", st.ID, nil)
 }
 
 func (t siteTx) UpdateSite(ctx context.Context, st site.Site) error {
+	// Whether it was published tells a publication from another update, for the event.
+	var was bool
+	if err := t.q.QueryRow(ctx, `SELECT published FROM sites WHERE id = ?`, st.ID).Scan(&was); err != nil {
+		return siteErr(err)
+	}
 	_, err := t.q.Exec(ctx, `UPDATE sites SET type = ?, title = ?, visibility = ?, basename = ?, hostname = ?,
 		proxy_origin = ?, published = ?, adaptive_content = ?, agents_context = ?, customization = ?,
 		adaptive_schema = ?, adaptive_schema_at = ?, visitor_auth_key = ?, visitor_auth_backend = ?,
@@ -90,12 +99,29 @@ func (t siteTx) UpdateSite(ctx context.Context, st site.Site) error {
 		st.Published, st.AdaptiveContent, st.AgentsContext, rawOrNil(st.Customization), rawOrNil(st.AdaptiveSchema),
 		NullMicros(st.AdaptiveSchemaAt), st.VisitorAuth.Key, st.VisitorAuth.Backend,
 		nullIfEmpty(st.VisitorAuth.FallbackURL), Micros(st.UpdatedAt), st.ID)
-	return siteErr(err)
+	if err != nil || was == st.Published {
+		return siteErr(err)
+	}
+	kind := outbox.SitePublished
+	if !st.Published {
+		kind = outbox.SiteUnpublished
+	}
+	return t.q.Emit(kind, st.OrganizationID, "", st.ID, nil)
 }
 
 func (t siteTx) DeleteSite(ctx context.Context, id string) error {
-	_, err := t.q.Exec(ctx, `DELETE FROM sites WHERE id = ?`, id)
-	return err
+	var published bool
+	var orgID string
+	if err := t.q.QueryRow(ctx, `SELECT published, organization_id FROM sites WHERE id = ?`, id).Scan(&published, &orgID); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return nil
+		}
+		return err
+	}
+	if _, err := t.q.Exec(ctx, `DELETE FROM sites WHERE id = ?`, id); err != nil || !published {
+		return err
+	}
+	return t.q.Emit(outbox.SiteUnpublished, orgID, "", id, nil)
 }
 
 func (t siteTx) Site(ctx context.Context, id string) (site.Site, error) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"docsd/internal/auth"
+	"docsd/internal/outbox"
 	"docsd/internal/space"
 )
 
@@ -75,13 +76,17 @@ func (t spaceTx) InsertSpace(ctx context.Context, sp space.Space) error {
 	_, err = t.q.Exec(ctx, `INSERT INTO spaces (organization_id, parent_id, position, title, emoji, icon_url, visibility,
 		edit_mode, language, default_level, merge_rules, updated_at, deleted_at, id, created_at, revision_id)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append(args, Micros(sp.CreatedAt), nullIfEmpty(sp.Revision))...)
-	if err != nil || sp.Revision == "" {
+	if err != nil {
+		return err
+	}
+	if err := t.q.Emit(outbox.SpaceCreated, sp.OrganizationID, sp.ID, sp.ID, nil); err != nil || sp.Revision == "" {
 		return err
 	}
 	if err := insertEmptyRevision(ctx, t.q, sp.Revision, sp.ID, sp.CreatedAt); err != nil {
 		return err
 	}
-	return headMoved(ctx, t.q, sp.ID) // a duplicate starts with its source's content
+	// A duplicate starts with its source's content.
+	return t.q.Emit(outbox.HeadMoved, sp.OrganizationID, sp.ID, sp.Revision, outbox.HeadMove{To: sp.Revision})
 }
 
 func (t spaceTx) UpdateSpace(ctx context.Context, sp space.Space) error {
@@ -89,10 +94,25 @@ func (t spaceTx) UpdateSpace(ctx context.Context, sp space.Space) error {
 	if err != nil {
 		return err
 	}
+	// The row as it was tells an update from a deletion or a restoration, for the event.
+	var wasDeleted bool
+	if err := t.q.QueryRow(ctx, `SELECT deleted_at IS NOT NULL FROM spaces WHERE id = ?`, sp.ID).Scan(&wasDeleted); err != nil {
+		return err
+	}
 	_, err = t.q.Exec(ctx, `UPDATE spaces SET organization_id = ?, parent_id = ?, position = ?, title = ?, emoji = ?,
 		icon_url = ?, visibility = ?, edit_mode = ?, language = ?, default_level = ?, merge_rules = ?, updated_at = ?,
 		deleted_at = ? WHERE id = ?`, args...)
-	return err
+	if err != nil {
+		return err
+	}
+	kind := outbox.SpaceUpdated
+	switch deleted := sp.DeletedAt != nil; {
+	case deleted && !wasDeleted:
+		kind = outbox.SpaceDeleted
+	case !deleted && wasDeleted:
+		kind = outbox.SpaceRestored
+	}
+	return t.q.Emit(kind, sp.OrganizationID, sp.ID, sp.ID, nil)
 }
 
 func (t spaceTx) Space(ctx context.Context, id string) (space.Space, error) {

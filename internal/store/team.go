@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"docsd/internal/org"
+	"docsd/internal/outbox"
 	"docsd/internal/paging"
 )
 
@@ -27,7 +28,7 @@ func scanTeam(scan func(...any) error, extra ...any) (org.Team, error) {
 func (t orgTx) InsertTeam(ctx context.Context, team org.Team) error {
 	_, err := t.q.Exec(ctx, `INSERT INTO teams (id, organization_id, title, created_at) VALUES (?, ?, ?, ?)`,
 		team.ID, team.OrganizationID, team.Title, Micros(team.CreatedAt))
-	return err
+	return t.q.emitAfter(err, outbox.TeamCreated, team.OrganizationID, "", team.ID, nil)
 }
 
 func (t orgTx) Team(ctx context.Context, orgID, teamID string) (org.Team, error) {
@@ -50,14 +51,14 @@ func (t orgTx) LockTeam(ctx context.Context, orgID, teamID string) error {
 
 func (t orgTx) UpdateTeamTitle(ctx context.Context, orgID, teamID, title string) error {
 	_, err := t.q.Exec(ctx, `UPDATE teams SET title = ? WHERE organization_id = ? AND id = ?`, title, orgID, teamID)
-	return err
+	return t.q.emitAfter(err, outbox.TeamUpdated, orgID, "", teamID, nil)
 }
 
 func (t orgTx) DeleteTeam(ctx context.Context, orgID, teamID string) error {
 	// team_members rows go with the team (ON DELETE CASCADE); SAML providers that defaulted
 	// to it lose their default team (ON DELETE SET NULL).
 	_, err := t.q.Exec(ctx, `DELETE FROM teams WHERE organization_id = ? AND id = ?`, orgID, teamID)
-	return err
+	return t.q.emitAfter(err, outbox.TeamDeleted, orgID, "", teamID, nil)
 }
 
 func (t orgTx) Teams(ctx context.Context, orgID string, f org.TeamFilter, page paging.Request) (paging.Result[org.Team], error) {

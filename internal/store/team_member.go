@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"docsd/internal/org"
+	"docsd/internal/outbox"
 	"docsd/internal/paging"
 )
 
@@ -44,7 +45,7 @@ func (t orgTx) SetTeamMember(ctx context.Context, teamID, userID string, role or
 	if errors.Is(err, ErrForeignKeyViolation) {
 		return org.ErrNotFound
 	}
-	return err
+	return t.q.emitAfter(err, outbox.TeamMemberSet, "", "", userID, memberEvent{Role: string(role), Team: teamID})
 }
 
 func (t orgTx) RemoveTeamMember(ctx context.Context, teamID, userID string) (bool, error) {
@@ -53,7 +54,10 @@ func (t orgTx) RemoveTeamMember(ctx context.Context, teamID, userID string) (boo
 		return false, err
 	}
 	n, err := res.RowsAffected()
-	return n > 0, err
+	if err != nil || n == 0 {
+		return false, err
+	}
+	return true, t.q.Emit(outbox.TeamMemberRemoved, "", "", userID, memberEvent{Team: teamID})
 }
 
 func (t orgTx) TeamMembers(ctx context.Context, teamID string, page paging.Request) (paging.Result[org.TeamMembership], error) {

@@ -68,3 +68,48 @@ func First(errs ...error) error {
 	}
 	return nil
 }
+
+// Text checks that s is text a database stores as it is: valid UTF-8 without NUL characters
+// (PostgreSQL's text columns refuse both, SQLite would keep bytes no client can read back).
+func Text(field, s string) error {
+	if !utf8.ValidString(s) {
+		return apperr.Invalidf("%s: must be valid UTF-8", field)
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		return apperr.Invalidf("%s: must not contain NUL characters (U+0000)", field)
+	}
+	return nil
+}
+
+// IsText reports whether Text accepts s.
+func IsText(s string) bool { return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 }
+
+// Query checks every name and value of a raw URL query with Text, naming the parameter. A
+// query without escapes or bytes outside printable ASCII, nearly every one, is not decoded.
+func Query(raw string) error {
+	plain := true
+	for i := 0; i < len(raw); i++ {
+		if c := raw[i]; c == '%' || c < 0x20 || c >= 0x7f {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return nil
+	}
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		return apperr.Invalidf("query: %v", err)
+	}
+	for name, values := range q {
+		if err := Text("query parameter name", name); err != nil {
+			return err
+		}
+		for _, v := range values {
+			if err := Text(name, v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,7 +1,9 @@
 package wire
 
 import (
+	"cmp"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"docsd/internal/content"
@@ -17,11 +19,15 @@ type Revision struct {
 	Type             string                     `json:"type"`
 	Pages            []Page                     `json:"pages"`
 	Files            []File                     `json:"files"`
-	ReusableContents []struct{}                 `json:"reusableContents"`
+	ReusableContents []RevisionReusableContent  `json:"reusableContents"`
 	Variables        map[string]json.RawMessage `json:"variables"`
 	CreatedAt        Time                       `json:"createdAt"`
 	URLs             RevisionURLs               `json:"urls"`
 	Git              *content.GitCommit         `json:"git,omitempty"`
+	// Tags: docsd has no revision tags, so the list is empty.
+	Tags []struct{} `json:"tags"`
+	// MergedFrom is the change request a merge revision merged (set by the handler).
+	MergedFrom *ChangeRequest `json:"mergedFrom,omitempty"`
 }
 
 // RevisionURLs are a revision's URLs; published ones belong to sites, which serve a space's
@@ -64,6 +70,8 @@ type Page struct {
 	NoIndex       *bool                      `json:"noIndex,omitempty"`
 	NoRobotsIndex *bool                      `json:"noRobotsIndex,omitempty"`
 	Git           *contenttree.GitBlob       `json:"git,omitempty"`
+	// Tags are a document's tags: docsd has none, so documents have an empty list.
+	Tags *[]struct{} `json:"tags,omitempty"`
 }
 
 // PageURLs are a page's URLs.
@@ -99,8 +107,20 @@ func (u URLs) FromRevision(spaceID string, snap *content.Snapshot) Revision {
 		vars = map[string]json.RawMessage{}
 	}
 	return Revision{Object: "revision", ID: r.ID, Parents: r.Parents, Type: r.Type, Pages: u.PageTree(spaceID, snap, ""),
-		Files: files, ReusableContents: []struct{}{}, Variables: vars, CreatedAt: Time(r.CreatedAt),
+		Files: files, ReusableContents: reusableContents(snap), Tags: []struct{}{}, Variables: vars, CreatedAt: Time(r.CreatedAt),
 		URLs: RevisionURLs{App: u.App("/s/" + Esc(spaceID) + "/~/revisions/" + Esc(r.ID))}, Git: r.Git}
+}
+
+// reusableContents lists a revision's reusable contents, sorted by title then id.
+func reusableContents(snap *content.Snapshot) []RevisionReusableContent {
+	out := make([]RevisionReusableContent, 0, len(snap.Tree.ReusableContents))
+	for id, r := range snap.Tree.ReusableContents {
+		out = append(out, FromReusableContent(r, snap.ReusableDocumentID(id)))
+	}
+	slices.SortFunc(out, func(a, b RevisionReusableContent) int {
+		return cmp.Or(cmp.Compare(a.Title, b.Title), cmp.Compare(a.ID, b.ID))
+	})
+	return out
 }
 
 // PageTree converts the pages under parentID ("" for the top level), recursively.
@@ -145,6 +165,7 @@ func (u URLs) PageAlone(spaceID string, snap *content.Snapshot, p contenttree.Pa
 		w.Kind = "sheet" // the API's deprecated kind of a document
 		w.URLs = &PageURLs{App: u.App("/s/" + Esc(spaceID) + "/" + path)}
 		w.Description, w.Cover, w.Variables = p.Description, p.Cover, p.Variables
+		w.Tags = &[]struct{}{}
 		layout := pagelayout.Resolve(p.Layout)
 		w.Layout = &layout
 	}
@@ -184,6 +205,9 @@ func (r *Revision) DropGit() {
 	DropPagesGit(r.Pages)
 	for i := range r.Files {
 		r.Files[i].Git = nil
+	}
+	for i := range r.ReusableContents {
+		r.ReusableContents[i].Git = nil
 	}
 }
 

@@ -13,11 +13,12 @@ type Member struct {
 	LastSeenAt *Time   `json:"lastSeenAt,omitempty"`
 	SSO        bool    `json:"sso"`
 	Spaces     int     `json:"spaces"`
+	Sites      int     `json:"sites"`
 	Teams      int     `json:"teams"`
 }
 
 // FromMember converts a membership.
 func (u URLs) FromMember(m org.Member) Member {
 	return Member{Object: "member", ID: m.User.ID, Role: RolePtr(m.Role), User: u.FromUser(m.User), Disabled: m.Disabled,
-		JoinedAt: Time(m.JoinedAt), LastSeenAt: TimePtr(m.LastSeenAt), SSO: m.SSO, Spaces: m.Spaces, Teams: m.Teams}
+		JoinedAt: Time(m.JoinedAt), LastSeenAt: TimePtr(m.LastSeenAt), SSO: m.SSO, Spaces: m.Spaces, Sites: m.Sites, Teams: m.Teams}
 }

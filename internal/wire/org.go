@@ -48,6 +48,7 @@ type OrganizationTrial struct {
 
 type OrgPermissionsWire struct {
 	View                bool `json:"view"`
+	Access              bool `json:"access"`
 	Admin               bool `json:"admin"`
 	OwnTeam             bool `json:"ownTeam"`
 	CreateContent       bool `json:"createContent"`
@@ -84,7 +85,7 @@ func (u URLs) FromOrganization(v org.View) Organization {
 		MergeRules: o.MergeRules,
 		URLs:       OrganizationURLs{Location: u.OrgLocation(o.ID), App: u.App("/o/" + Esc(o.ID)), Logo: o.LogoURL},
 		Trial:      OrganizationTrial{Status: org.TrialNotApplies},
-		Permissions: OrgPermissionsWire{View: p.View, Admin: p.Admin, OwnTeam: p.OwnTeam, CreateContent: p.CreateContent,
+		Permissions: OrgPermissionsWire{View: p.View, Access: p.Access, Admin: p.Admin, OwnTeam: p.OwnTeam, CreateContent: p.CreateContent,
 			CreateOpenAPISpec: p.CreateOpenAPISpec, IngestConversations: p.IngestConversations, ViewBilling: p.ViewBilling,
 			ListMembers: p.ListMembers, ListTeams: p.ListTeams, ListIntegrations: p.ListIntegrations,
 			ListInstallations: p.ListInstallations, InstallIntegration: p.InstallIntegration},

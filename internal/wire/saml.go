@@ -58,11 +58,18 @@ func (u URLs) SAMLLocation(orgID, providerID string) string {
 	return u.OrgLocation(orgID) + "/saml/" + Esc(providerID)
 }
 
+// ssoURLUnset is the ssoURL of a provider not configured yet: the API requires a URL there,
+// and about:blank is one that points nowhere.
+const ssoURLUnset = "about:blank"
+
 // FromSAMLProvider converts a provider.
 func (u URLs) FromSAMLProvider(v org.SAMLView) SAMLProvider {
 	out := SAMLProvider{Object: "saml-provider", ID: v.ID, Label: v.Label, SSOURL: v.SSOURL, EntityID: v.EntityID,
 		Certificate: v.Certificate, DefaultRole: RolePtr(v.DefaultRole), CreatedAt: Time(v.CreatedAt), Status: v.Status,
 		Service: u.SAMLService(v.ID), URLs: SAMLProviderURLs{Location: u.SAMLLocation(v.OrganizationID, v.ID)}}
+	if out.SSOURL == "" {
+		out.SSOURL = ssoURLUnset
+	}
 	if v.DefaultTeam != nil {
 		t := u.FromTeam(*v.DefaultTeam)
 		out.DefaultTeam = &t

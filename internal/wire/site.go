@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/json"
 
+	"docsd/internal/auth"
 	"docsd/internal/site"
 )
 
@@ -11,12 +12,15 @@ type Site struct {
 	Object          string              `json:"object"`
 	ID              string              `json:"id"`
 	Type            string              `json:"type"`
+	AppliedType     string              `json:"appliedType"` // docsd freezes no site: its type
 	Title           string              `json:"title"`
 	Icon            json.RawMessage     `json:"icon,omitempty"`
 	Hostname        string              `json:"hostname,omitempty"`
 	Basename        string              `json:"basename"`
 	Proxy           *SiteProxy          `json:"proxy,omitempty"`
 	Visibility      string              `json:"visibility"`
+	DefaultLevel    string              `json:"defaultLevel"`
+	Permissions     SitePermissions     `json:"permissions"`
 	Published       bool                `json:"published"`
 	SiteSpaces      int                 `json:"siteSpaces"`
 	CreatedAt       Time                `json:"createdAt"`
@@ -53,6 +57,32 @@ type SiteURLs struct {
 	Location  string `json:"location"`
 	App       string `json:"app"`
 	Published string `json:"published,omitempty"`
+	// Preview is the address the site is served at once published: docsd has no separate
+	// preview of an unpublished site.
+	Preview string `json:"preview"`
+}
+
+// SitePermissions is what the caller may do with a site: every member of the organization
+// but a guest reads every site and its adaptive schema; admins change them.
+type SitePermissions struct {
+	View               bool `json:"view"`
+	Access             bool `json:"access"`
+	Edit               bool `json:"edit"`
+	Create             bool `json:"create"`
+	Admin              bool `json:"admin"`
+	InstallIntegration bool `json:"installIntegration"`
+	ViewAdaptiveSchema bool `json:"viewAdaptiveSchema"`
+	EditAdaptiveSchema bool `json:"editAdaptiveSchema"`
+}
+
+// siteDefaultLevel is what members get on a site: read (admins, who change sites, are
+// above it).
+const siteDefaultLevel = "read"
+
+func sitePermissions(role auth.Role) SitePermissions {
+	member, admin := role != auth.Guest, role == auth.Admin
+	return SitePermissions{View: member, Access: member, Edit: admin, Create: admin, Admin: admin,
+		InstallIntegration: admin, ViewAdaptiveSchema: member, EditAdaptiveSchema: admin}
 }
 
 // SiteLocation is the API URL of a site.
@@ -70,12 +100,13 @@ func (u URLs) SitePublished(st site.Site) string {
 
 // FromSite converts a site. icon is the favicon of its customization (nil for none).
 func (u URLs) FromSite(v site.View, icon json.RawMessage) Site {
-	out := Site{Object: "site", ID: v.ID, Type: v.Type, Title: v.Title, Icon: icon, Hostname: v.Hostname,
-		Basename: v.Basename, Visibility: string(v.Visibility), Published: v.Published, SiteSpaces: v.SiteSpaces,
+	out := Site{Object: "site", ID: v.ID, Type: v.Type, AppliedType: v.Type, Title: v.Title, Icon: icon, Hostname: v.Hostname,
+		Basename: v.Basename, Visibility: string(v.Visibility), DefaultLevel: siteDefaultLevel,
+		Permissions: sitePermissions(v.CallerRole), Published: v.Published, SiteSpaces: v.SiteSpaces,
 		CreatedAt: Time(v.CreatedAt), AdaptiveContent: SiteAdaptiveContent{Enabled: v.AdaptiveContent},
 		Ads: SiteAds{Status: "pending"}, AgentsContext: v.AgentsContext, Features: []SiteFeature{},
 		URLs: SiteURLs{Location: u.SiteLocation(v.OrganizationID, v.ID), App: u.App("/o/" + Esc(v.OrganizationID) + "/sites/" + Esc(v.ID)),
-			Published: u.SitePublished(v.Site)}}
+			Published: u.SitePublished(v.Site), Preview: site.PublishedURL(u.Base, v.Site)}}
 	if v.ProxyOrigin != "" {
 		out.Proxy = &SiteProxy{Origin: v.ProxyOrigin, Target: site.PublishedURL(u.Base, v.Site)}
 	}
@@ -94,6 +125,7 @@ type SiteSpace struct {
 	Condition                       *string       `json:"condition,omitempty"`
 	HasAdvancedCustomizationFeature bool          `json:"hasAdvancedCustomizationFeature"`
 	URLs                            PublishedURLs `json:"urls"`
+	Draft                           bool          `json:"draft"` // docsd has no draft structure: always false
 }
 
 // PublishedURLs hold an item's published address; absent until its site is published.
@@ -114,6 +146,7 @@ type SiteSection struct {
 	SiteSpaces   []SiteSpace   `json:"siteSpaces"`
 	URLs         PublishedURLs `json:"urls"`
 	Icon         string        `json:"icon,omitempty"`
+	Draft        bool          `json:"draft"` // docsd has no draft structure: always false
 }
 
 // SiteSectionGroup is the `site-section-group` object. `sections` (deprecated) lists the
@@ -126,6 +159,7 @@ type SiteSectionGroup struct {
 	SectionGroup string        `json:"sectionGroup,omitempty"`
 	Children     []any         `json:"children"`
 	Icon         string        `json:"icon,omitempty"`
+	Draft        bool          `json:"draft"` // docsd has no draft structure: always false
 }
 
 // SiteStructure is the `structure` of a site: sections (and groups) or site spaces.

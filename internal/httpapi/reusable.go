@@ -18,18 +18,16 @@ import (
 // Reusable contents are read at the head, at a revision and in a change request, as pages
 // are; they are written through a change request (our extension, modelled on its page edits).
 func (s *Server) reusableContentRoutes() {
-	for _, base := range []string{"/v1/spaces/{spaceId}/content", "/v1/spaces/{spaceId}/revisions/{revisionId}",
-		"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content"} {
-		s.handle("GET "+base+"/reusable-contents/{reusableContentId}", s.getReusableContent)
-	}
+	s.handle("GET /v1/spaces/{spaceId}/content/reusable-contents/{reusableContentId}", s.getReusableContent)
+	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}", s.getReusableContent)
+	s.handle("GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/reusable-contents/{reusableContentId}", s.getReusableContent)
 	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document", s.getReusableContentDocument)
 	s.handle("GET /v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document", s.getPageDocument)
 	s.handle("GET /v1/spaces/{spaceId}/documents/{documentId}", s.getDocument)
 
-	base := "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/reusable-contents"
-	s.handle("POST "+base, s.createChangeRequestReusableContent)
-	s.handle("PATCH "+base+"/{reusableContentId}", s.updateChangeRequestReusableContent)
-	s.handle("DELETE "+base+"/{reusableContentId}", s.deleteChangeRequestReusableContent)
+	s.handle("POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/reusable-contents", s.createChangeRequestReusableContent)
+	s.handle("PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}/reusable-contents/{reusableContentId}", s.updateChangeRequestReusableContent)
+	s.handle("DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/reusable-contents/{reusableContentId}", s.deleteChangeRequestReusableContent)
 }
 
 func (s *Server) getReusableContent(w http.ResponseWriter, r *http.Request, c auth.Caller) error {

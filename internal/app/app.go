@@ -8,9 +8,11 @@ import (
 	"docsd/internal/changereq"
 	"docsd/internal/comment"
 	"docsd/internal/content"
+	"docsd/internal/embed"
 	"docsd/internal/fetch"
 	"docsd/internal/gitfetch"
 	"docsd/internal/gitimport"
+	"docsd/internal/gitsync"
 	"docsd/internal/importrun"
 	"docsd/internal/pdfexport"
 	"encoding/json"
@@ -60,6 +62,8 @@ type App struct {
 	Content        *content.Service
 	ChangeRequests *changereq.Service
 	GitImport      *gitimport.Service
+	GitSync        *gitsync.Service
+	Embeds         *embed.Service
 	Imports        *importrun.Service
 	Comments       *comment.Service
 	PDF            *pdfexport.Service
@@ -146,6 +150,14 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
+	gitKey, err := db.Setting(ctx, "git_export_seal_key", ids.Secret)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	a.GitSync = gitsync.NewService(a.Content, a.Blobs, store.GitSync{DB: db}, a.Jobs, fetch.FromConfig(cfg), gitKey, a.Clock)
+	a.Jobs.Register(gitsync.JobKind, a.GitSync.HandleJob)
+	a.Embeds = embed.NewService(fetch.FromConfig(cfg), a.Clock)
 	a.PDF = pdfexport.NewService(a.Content, a.ChangeRequests, a.Blobs, []byte(pdfKey), a.Clock, cfg.PDFMaxPages)
 	a.Search = search.NewService(store.NewSearches(db), a.Content, a.Clock, a.Log)
 	a.Jobs.Register(search.IndexJob, a.Search.HandleJob)
@@ -179,7 +191,7 @@ func (a *App) Listen() error {
 	deps := httpapi.Deps{
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, BodyMemoryBytes: a.Config.BodyMemoryBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
-		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, Imports: a.Imports, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
+		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, GitSync: a.GitSync, Embeds: a.Embeds, Imports: a.Imports, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
 		PDF: a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
 		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),

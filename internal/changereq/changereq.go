@@ -32,6 +32,14 @@ type User struct {
 	ID, Email, DisplayName, PhotoURL string
 }
 
+// Contributor is a user who changed a change request's content: how many revisions they made
+// and when they made the last.
+type Contributor struct {
+	User      User
+	Edits     int
+	UpdatedAt time.Time
+}
+
 // ChangeRequest is one change request.
 type ChangeRequest struct {
 	ID                     string
@@ -98,8 +106,11 @@ type Tx interface {
 	// Update stores cr if its revision is still prevRevision; ok is false when another write
 	// moved the change request's revision first.
 	Update(ctx context.Context, cr ChangeRequest, prevRevision string) (ok bool, err error)
-	// AddContributor records that a user made the change request or one of its revisions.
-	AddContributor(ctx context.Context, id, userID string) error
+	// AddContributor records that a user made the change request (edited false) or one of its
+	// revisions (edited true, counted, at the time given).
+	AddContributor(ctx context.Context, id, userID string, edited bool, at time.Time) error
+	// Contributors lists the users who made revisions of the change request, latest first.
+	Contributors(ctx context.Context, id string, page paging.Request) (paging.Result[Contributor], error)
 	// Content is the same transaction, for writing revisions.
 	Content() content.Tx
 	// List lists the change requests of the given spaces, newest first.

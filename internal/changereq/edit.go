@@ -306,7 +306,7 @@ func (s *Service) editPagesAlso(ctx context.Context, c auth.Caller, spaceID, ref
 		prev := cr.Revision
 		cr.Revision, cr.UpdatedAt = rev.ID, now
 		out = EditResult{PageID: pageID, Revision: rev.ID}
-		if err := tx.AddContributor(ctx, cr.ID, c.UserID); err != nil {
+		if err := tx.AddContributor(ctx, cr.ID, c.UserID, true, now); err != nil {
 			return err
 		}
 		if err := update(ctx, tx, cr, prev); err != nil {

@@ -146,7 +146,7 @@ func (s *Service) UpdateFromHead(ctx context.Context, c auth.Caller, spaceID, re
 		next := cr
 		next.Revision, next.RevisionMergedAncestor, next.UpdatedAt = rev.ID, v.Revision, now
 		revID = rev.ID
-		if err := tx.AddContributor(ctx, cr.ID, c.UserID); err != nil {
+		if err := tx.AddContributor(ctx, cr.ID, c.UserID, true, now); err != nil {
 			return err
 		}
 		return update(ctx, tx, next, cr.Revision)

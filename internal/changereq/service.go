@@ -104,7 +104,7 @@ func (s *Service) Create(ctx context.Context, c auth.Caller, spaceID string, in 
 			if cr.Number, err = tx.Insert(ctx, cr); err != nil {
 				return err
 			}
-			return tx.AddContributor(ctx, cr.ID, c.UserID)
+			return tx.AddContributor(ctx, cr.ID, c.UserID, false, now)
 		})
 		if !errors.Is(err, ErrNumberTaken) || attempt == insertAttempts {
 			break
@@ -256,4 +256,14 @@ func (s *Service) ListInOrganization(ctx context.Context, c auth.Caller, orgID s
 		out.Items = append(out.Items, View{ChangeRequest: cr, Head: heads[cr.SpaceID]})
 	}
 	return out, err
+}
+
+// Contributors lists the users who changed the change request's content (each revision they
+// made counts once), latest first, for a caller who can see it (404 otherwise).
+func (s *Service) Contributors(ctx context.Context, c auth.Caller, spaceID, ref string, page paging.Request) (paging.Result[Contributor], error) {
+	v, err := s.Get(ctx, c, spaceID, ref)
+	if err != nil {
+		return paging.Result[Contributor]{}, err
+	}
+	return s.store.Read().Contributors(ctx, v.ID, page)
 }

@@ -45,7 +45,7 @@ func (s *Server) downloadPDF(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "application/pdf")
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))
-	h.Set("Content-Disposition", `inline; filename="change-request.pdf"`)
+	h.Set("Content-Disposition", `inline; filename="content.pdf"`)
 	// The link is a credential for as long as it lives; shared caches must not keep it.
 	h.Set("Cache-Control", "private, max-age=3600")
 	w.WriteHeader(http.StatusOK)

@@ -16,8 +16,8 @@ func (s *Server) gitImportRoutes() {
 }
 
 // importGitBody is the spec's ImportGitRepository. repoCommitURL prefixes the commit id in
-// the revision's git.url; repoCacheID, repoTreeURL, timestamp, force and gitInfo are accepted
-// and have no effect: docsd keeps no repository cache and no Git sync state.
+// the revision's git.url; repoTreeURL and gitInfo are kept in the space's Git Sync state
+// (getSpaceGitInfo); repoCacheID, timestamp and force are accepted and have no effect.
 type importGitBody struct {
 	URL                  string          `json:"url"`
 	Ref                  string          `json:"ref"`
@@ -58,6 +58,16 @@ func (s *Server) importGitRepository(w http.ResponseWriter, r *http.Request, c a
 		if apperr.Is(err, apperr.Unavailable) {
 			w.Header().Set("Retry-After", "5") // the outbound fetches are all busy: one ends soon
 		}
+		return err
+	}
+	var treeURL, provider string
+	if g := body.GitInfo; g != nil {
+		treeURL, provider = g.URL, g.Provider
+	}
+	if treeURL == "" {
+		treeURL = body.RepoTreeURL
+	}
+	if err := s.GitSync.RecordImport(r.Context(), spaceID, body.URL, treeURL, provider); err != nil {
 		return err
 	}
 	if out.Queued {

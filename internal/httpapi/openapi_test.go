@@ -200,8 +200,9 @@ func TestOpenAPIDocumentIsConsistent(t *testing.T) {
 				case "path":
 					declared[name] = true
 				case "query":
-					// An inline `page` is a page id (as the PDF routes take), not the list cursor.
-					if name != "page" || p.Ref != "" {
+					// An inline `page` is a page id (as the PDF routes take), not the list cursor;
+					// an inline `limit` bounds something else than a list (semantic changes).
+					if (name != "page" && name != "limit") || p.Ref != "" {
 						query[name] = true
 					}
 				}

@@ -10,7 +10,9 @@ import (
 	"docsd/internal/comment"
 	"docsd/internal/computed"
 	"docsd/internal/content"
+	"docsd/internal/embed"
 	"docsd/internal/gitimport"
+	"docsd/internal/gitsync"
 	"docsd/internal/importrun"
 	"docsd/internal/pdfexport"
 	"log/slog"
@@ -56,6 +58,8 @@ type Deps struct {
 	Blobs          blob.Store // file bytes of content
 	ChangeRequests *changereq.Service
 	GitImport      *gitimport.Service
+	GitSync        *gitsync.Service
+	Embeds         *embed.Service // unfurls URLs for getEmbedByUrl
 	Imports        *importrun.Service
 	Comments       *comment.Service
 	PDF            *pdfexport.Service
@@ -140,6 +144,12 @@ func New(d Deps) *Server {
 	s.changeRequestRoutes()
 	s.commentRoutes()
 	s.changeRequestPDFRoutes()
+	s.spacePDFRoutes()
+	s.peopleRoutes()
+	s.changeRoutes()
+	s.gitSyncRoutes()
+	s.urlRoutes()
+	s.embedRoutes()
 	s.permissionRoutes()
 	s.siteRoutes()
 	s.searchRoutes()

@@ -41,6 +41,14 @@ type MemberFilter struct {
 	Search string     // case-insensitive contains on display name and email; "" matches all
 	Sort   MemberSort
 	Desc   bool
+	// Commented, when set, keeps the members who wrote a comment or a reply there.
+	Commented *CommentScope
+}
+
+// CommentScope is where comments are looked for: a space's own comments (ChangeRequestID
+// "") or one change request's.
+type CommentScope struct {
+	SpaceID, ChangeRequestID string
 }
 
 // MemberTx stores memberships.
@@ -86,6 +94,17 @@ func (s *Service) Members(ctx context.Context, c auth.Caller, orgID string, f Me
 		f.Sort = SortJoinedAt
 	}
 	res, err := tx.Members(ctx, orgID, f, page)
+	if err != nil {
+		return res, err
+	}
+	return res, s.countMemberSpaces(ctx, orgID, res.Items)
+}
+
+// Commenters lists the members of orgID who commented in the scope, in the order they
+// joined. The caller's right to read the space or change request is checked by whoever asks
+// (the lists are answered to those who can read the comments themselves).
+func (s *Service) Commenters(ctx context.Context, orgID string, scope CommentScope, page paging.Request) (paging.Result[Member], error) {
+	res, err := s.store.Read().Members(ctx, orgID, MemberFilter{Sort: SortJoinedAt, Commented: &scope}, page)
 	if err != nil {
 		return res, err
 	}

@@ -97,6 +97,8 @@ type Tx interface {
 type OrgTx interface {
 	InsertOrganization(ctx context.Context, o Organization) error
 	Organization(ctx context.Context, id string) (Organization, error)
+	// OrganizationByHostname finds the organization with that hostname; ErrNotFound if none.
+	OrganizationByHostname(ctx context.Context, hostname string) (Organization, error)
 	UpdateOrganization(ctx context.Context, o Organization) error
 	// OrganizationsOf lists the organizations userID is a member of, ordered by id.
 	OrganizationsOf(ctx context.Context, userID string, page paging.Request) (paging.Result[Organization], error)
@@ -202,6 +204,16 @@ func (s *Service) Role(ctx context.Context, c auth.Caller, orgID string) (auth.R
 		return auth.Guest, false, err
 	}
 	return m.Role, !m.Disabled, nil
+}
+
+// BySubdomain finds the organization whose hostname is subdomain: the address of its public
+// content is public, so any caller may ask (404 when no organization has it).
+func (s *Service) BySubdomain(ctx context.Context, subdomain string) (Organization, error) {
+	o, err := s.store.Read().OrganizationByHostname(ctx, subdomain)
+	if errors.Is(err, ErrNotFound) {
+		return o, apperr.NotFoundf("subdomain %s is not taken by any organization", subdomain)
+	}
+	return o, err
 }
 
 // Get returns an organization the caller belongs to.

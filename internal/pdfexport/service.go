@@ -51,11 +51,8 @@ type Request struct {
 // Link checks that the caller can see the change request (404 otherwise) and that the
 // request names a page of it (400 otherwise), and returns a token for its current revision.
 func (s *Service) Link(ctx context.Context, c auth.Caller, spaceID, crRef string, req Request) (string, error) {
-	switch {
-	case req.Only && req.Page == "":
-		return "", apperr.Invalidf("page: is required when only is true (only prints that one page)")
-	case len(req.Page) > PageIDMax:
-		return "", apperr.Invalidf("page: must be at most %d characters", PageIDMax)
+	if err := checkRequest(req); err != nil {
+		return "", err
 	}
 	cr, err := s.crs.Get(ctx, c, spaceID, crRef)
 	if err != nil {
@@ -65,6 +62,42 @@ func (s *Service) Link(ctx context.Context, c auth.Caller, spaceID, crRef string
 	if err != nil {
 		return "", err
 	}
+	title := cr.Subject
+	if title == "" {
+		title = fmt.Sprintf("Change request #%d", cr.Number)
+	}
+	return s.link(spaceID, snap, title, req)
+}
+
+// SpaceLink is Link for the space's current revision (getSpacePDF): the caller must be able to
+// read the space (404 otherwise); the document is titled with the space's title.
+func (s *Service) SpaceLink(ctx context.Context, c auth.Caller, spaceID string, req Request) (string, error) {
+	if err := checkRequest(req); err != nil {
+		return "", err
+	}
+	v, snap, err := s.content.Head(ctx, c, spaceID)
+	if err != nil {
+		return "", err
+	}
+	title := v.Title
+	if title == "" {
+		title = "Untitled space"
+	}
+	return s.link(spaceID, snap, title, req)
+}
+
+func checkRequest(req Request) error {
+	switch {
+	case req.Only && req.Page == "":
+		return apperr.Invalidf("page: is required when only is true (only prints that one page)")
+	case len(req.Page) > PageIDMax:
+		return apperr.Invalidf("page: must be at most %d characters", PageIDMax)
+	}
+	return nil
+}
+
+// link signs a ticket for one revision once the selection is known to fit the page limit.
+func (s *Service) link(spaceID string, snap *content.Snapshot, title string, req Request) (string, error) {
 	pages, err := selectPages(snap.Tree, req)
 	if err != nil {
 		return "", err
@@ -72,11 +105,7 @@ func (s *Service) Link(ctx context.Context, c auth.Caller, spaceID, crRef string
 	if len(pages) > s.maxPages {
 		return "", apperr.Invalidf("page: the PDF would hold %d pages, more than the limit of %d; choose a page to print it with its subpages", len(pages), s.maxPages)
 	}
-	title := cr.Subject
-	if title == "" {
-		title = fmt.Sprintf("Change request #%d", cr.Number)
-	}
-	return s.signer.sign(Ticket{Space: spaceID, Revision: cr.Revision, Page: req.Page, Only: req.Only,
+	return s.signer.sign(Ticket{Space: spaceID, Revision: snap.Revision.ID, Page: req.Page, Only: req.Only,
 		Title: title, Expires: s.clock.Now().Add(LinkLifetime).Unix()}), nil
 }
 
@@ -140,7 +169,7 @@ func selectPages(tree *contenttree.Tree, req Request) ([]selected, error) {
 	if req.Page != "" {
 		p, ok := tree.Pages[req.Page]
 		if !ok {
-			return nil, apperr.Invalidf("page: no page %s in this change request", req.Page)
+			return nil, apperr.Invalidf("page: no page %s in this content", req.Page)
 		}
 		if p.Kind == contenttree.KindLink {
 			return nil, apperr.Invalidf("page: %s is a link, which has no content to print", req.Page)

@@ -113,10 +113,32 @@ func (t changeReqTx) MergedAs(ctx context.Context, spaceID, revisionID string) (
 	return cr, err
 }
 
-func (t changeReqTx) AddContributor(ctx context.Context, id, userID string) error {
-	_, err := t.q.Exec(ctx, `INSERT INTO change_request_contributors (change_request_id, user_id) VALUES (?, ?)
-		ON CONFLICT (change_request_id, user_id) DO NOTHING`, id, userID)
+func (t changeReqTx) AddContributor(ctx context.Context, id, userID string, edited bool, at time.Time) error {
+	if !edited {
+		_, err := t.q.Exec(ctx, `INSERT INTO change_request_contributors (change_request_id, user_id) VALUES (?, ?)
+			ON CONFLICT (change_request_id, user_id) DO NOTHING`, id, userID)
+		return err
+	}
+	_, err := t.q.Exec(ctx, `INSERT INTO change_request_contributors (change_request_id, user_id, edits, updated_at)
+		VALUES (?, ?, 1, ?)
+		ON CONFLICT (change_request_id, user_id) DO UPDATE SET edits = change_request_contributors.edits + 1,
+			updated_at = excluded.updated_at`, id, userID, Micros(at))
 	return err
+}
+
+func (t changeReqTx) Contributors(ctx context.Context, id string, page paging.Request) (paging.Result[changereq.Contributor], error) {
+	l := List{Select: `k.user_id, u.email, u.display_name, u.photo_url, k.edits, k.updated_at`,
+		From:  ` FROM change_request_contributors k JOIN users u ON u.id = k.user_id`,
+		Where: []string{`k.change_request_id = ?`, `k.edits > 0`}, Args: []any{id},
+		Order: []string{`k.updated_at`, `k.user_id`}, Desc: true}
+	return Page(ctx, t.q, l, page, func(scan func(...any) error) (changereq.Contributor, []any, error) {
+		var k changereq.Contributor
+		var email, name, photo sql.NullString
+		var at int64
+		err := scan(&k.User.ID, &email, &name, &photo, &k.Edits, &at)
+		k.User.Email, k.User.DisplayName, k.User.PhotoURL, k.UpdatedAt = email.String, name.String, photo.String, FromMicros(at)
+		return k, []any{at, k.User.ID}, err
+	})
 }
 
 func (t changeReqTx) Content() content.Tx { return contentTx(t) }

@@ -59,6 +59,19 @@ func (t orgTx) Members(ctx context.Context, orgID string, f org.MemberFilter, pa
 			l.Args = append(l.Args, string(*f.Role))
 		}
 	}
+	if f.Commented != nil {
+		// Comments of a change request, or the space's own (change_request_id IS NULL), as the
+		// comment lists split them; a reply counts as a comment.
+		in := `c.space_id = ? AND c.change_request_id IS NULL`
+		args := []any{f.Commented.SpaceID}
+		if f.Commented.ChangeRequestID != "" {
+			in, args = `c.space_id = ? AND c.change_request_id = ?`, append(args, f.Commented.ChangeRequestID)
+		}
+		l.Where = append(l.Where, `(EXISTS (SELECT 1 FROM comments c WHERE `+in+` AND c.posted_by = m.user_id)
+			OR EXISTS (SELECT 1 FROM comment_replies r JOIN comments c ON c.id = r.comment_id
+				WHERE `+in+` AND r.posted_by = m.user_id))`)
+		l.Args = append(append(l.Args, args...), args...)
+	}
 	if f.Search == "" {
 		// Every member has exactly one user (foreign key), so without a search on the user's
 		// columns the count needs only the members table: ten times cheaper on SQLite.

@@ -102,6 +102,14 @@ func (t orgTx) Organization(ctx context.Context, id string) (org.Organization, e
 	return o, err
 }
 
+func (t orgTx) OrganizationByHostname(ctx context.Context, hostname string) (org.Organization, error) {
+	o, err := scanOrg(t.q.QueryRow(ctx, `SELECT `+orgColumns+` FROM organizations o WHERE o.hostname = ?`, hostname).Scan)
+	if errors.Is(err, ErrNotFound) {
+		return o, org.ErrNotFound
+	}
+	return o, err
+}
+
 func (t orgTx) UpdateOrganization(ctx context.Context, o org.Organization) error {
 	rules, err := json.Marshal(o.MergeRules)
 	if err != nil {

@@ -58,7 +58,7 @@ func TestPermissionMatrixCrossOrg(t *testing.T) {
 	sort.SliceStable(ops, func(i, j int) bool { return !ops[i].destructive() && ops[j].destructive() })
 
 	start := time.Now()
-	byStatus := map[string]map[int]int{"swap": {}, "outsider": {}}
+	byStatus := map[string]map[int]int{"swap": {}, "ghost": {}, "outsider": {}}
 	calls := 0
 	var failures []string
 	fail := func(format string, args ...any) {
@@ -94,6 +94,19 @@ func TestPermissionMatrixCrossOrg(t *testing.T) {
 			}
 			if !crossOrgStatusOK(op, status) {
 				fail("A's admin, {%s} of B: %s %s: %d, want 404: %.300s", name, req.method, req.target, status, body)
+			}
+			if status == 400 {
+				// A refusal of the body must not depend on whether the id exists: the same
+				// request with an id nothing has must get the same status.
+				ghost := req
+				ghost.target = strings.Replace(req.target, escapePathKeepSlash(foreign), "zzNoSuchObject00000", 1)
+				gs, gb, err := f.send(ghost)
+				calls++
+				byStatus["ghost"][gs]++
+				if err != nil || gs != status {
+					fail("A's admin, {%s} of B: %s %s: %d, but %d with an id nothing has (%v %.200s): the answer tells B's object exists",
+						name, req.method, req.target, status, gs, err, gb)
+				}
 			}
 			if leak := leaked(body, req, f.foreign, fixtureMarkForeign); leak != "" {
 				fail("A's admin, {%s} of B: %s %s: %d holds B's %s: %.300s", name, req.method, req.target, status, leak, body)
@@ -158,7 +171,7 @@ func TestPermissionMatrixCrossOrg(t *testing.T) {
 			withParams++
 		}
 	}
-	for _, who := range []string{"swap", "outsider"} {
+	for _, who := range []string{"swap", "ghost", "outsider"} {
 		var parts []string
 		n := 0
 		for _, s := range sortedKeys(byStatus[who]) {

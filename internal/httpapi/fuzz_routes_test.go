@@ -305,11 +305,11 @@ func (f *fuzzer) setUp() {
 	f.real, f.foreign = map[string][]string{}, map[string][]string{}
 	outsider := e.NewUser("outsider")
 	otherAdmin := e.NewUser("other admin")
-	otherOrg := e.NewOrg(otherAdmin, "Other Organization")
+	otherOrg := e.NewOrg(otherAdmin, "Other Organization "+fixtureMarkForeign)
 	member := e.Member("member", auth.Edit)
 	f.actors = []apitest.Actor{e.Admin, apitest.Anonymous, outsider, otherAdmin, member}
-	f.objects(e.Admin, e.Org, f.real, []string{e.Admin.ID, member.ID})
-	f.objects(otherAdmin, otherOrg, f.foreign, []string{otherAdmin.ID})
+	f.objects(e.Admin, e.Org, f.real, []string{e.Admin.ID, member.ID}, fixtureMarkOwn)
+	f.objects(otherAdmin, otherOrg, f.foreign, []string{otherAdmin.ID}, fixtureMarkForeign)
 	seen := map[string]bool{}
 	for _, m := range []map[string][]string{f.real, f.foreign} {
 		for _, vs := range m {
@@ -324,8 +324,16 @@ func (f *fuzzer) setUp() {
 	sort.Strings(f.pool)
 }
 
-// objects makes one organization's fixtures as owner and records their ids in into.
-func (f *fuzzer) objects(owner apitest.Actor, orgID string, into map[string][]string, users []string) {
+// The words in the titles and texts of each organization's fixtures, so that a test can tell
+// whose data an answer holds (TestPermissionMatrixCrossOrg looks for the other's).
+const (
+	fixtureMarkOwn     = "Alfaorgmark"
+	fixtureMarkForeign = "Xenoorgmark"
+)
+
+// objects makes one organization's fixtures as owner and records their ids in into; mark is
+// put in every title and text.
+func (f *fuzzer) objects(owner apitest.Actor, orgID string, into map[string][]string, users []string, mark string) {
 	e := f.e
 	add := func(name string, v string) {
 		if v != "" {
@@ -349,12 +357,12 @@ func (f *fuzzer) objects(owner apitest.Actor, orgID string, into map[string][]st
 		add("userId", u)
 	}
 	add("emailDomain", "example.test")
-	col := id(e.Post(owner, "/v1/orgs/"+orgID+"/collections", map[string]any{"title": "Fuzz collection"}), "id")
+	col := id(e.Post(owner, "/v1/orgs/"+orgID+"/collections", map[string]any{"title": "Fuzz collection " + mark}), "id")
 	add("collectionId", col)
-	space := id(e.Post(owner, "/v1/orgs/"+orgID+"/spaces", map[string]any{"title": "Fuzz space"}), "id")
+	space := id(e.Post(owner, "/v1/orgs/"+orgID+"/spaces", map[string]any{"title": "Fuzz space " + mark}), "id")
 	add("spaceId", space)
 	archive := fuzzZip(map[string]string{
-		"README.md":        "# Home\n\nWelcome.\n",
+		"README.md":        "# Home\n\nWelcome to " + mark + ".\n",
 		"SUMMARY.md":       "# Summary\n\n* [Home](README.md)\n* [Guide](guide.md)\n  * [Deep](guide/deep.md)\n",
 		"guide.md":         "# Guide\n\nSee [home](README.md).\n",
 		"guide/deep.md":    "# Deep\n\n![pic](../.gitbook/assets/pic.png)\n",
@@ -390,23 +398,23 @@ func (f *fuzzer) objects(owner apitest.Actor, orgID string, into map[string][]st
 	for _, fl := range rev.Files {
 		add("fileId", fl.ID)
 	}
-	cr := e.Post(owner, "/v1/spaces/"+space+"/change-requests", map[string]any{"subject": "Fuzz"})
+	cr := e.Post(owner, "/v1/spaces/"+space+"/change-requests", map[string]any{"subject": "Fuzz " + mark})
 	add("changeRequestId", id(cr, "id"))
 	add("changeRequestId", id(cr, "number"))
 	if crID := id(cr, "id"); crID != "" {
 		add("pageId", id(e.Post(owner, "/v1/spaces/"+space+"/change-requests/"+crID+"/pages",
-			map[string]any{"title": "Fuzz page", "markdown": "Some text."}), "page"))
-		crc := e.Post(owner, "/v1/spaces/"+space+"/change-requests/"+crID+"/comments", map[string]any{"body": map[string]any{"markdown": "A comment"}})
+			map[string]any{"title": "Fuzz page " + mark, "markdown": "Some text of " + mark + "."}), "page"))
+		crc := e.Post(owner, "/v1/spaces/"+space+"/change-requests/"+crID+"/comments", map[string]any{"body": map[string]any{"markdown": "A comment " + mark}})
 		add("commentId", id(crc, "id"))
 	}
-	cm := id(e.Post(owner, "/v1/spaces/"+space+"/comments", map[string]any{"body": map[string]any{"markdown": "A comment"}}), "id")
+	cm := id(e.Post(owner, "/v1/spaces/"+space+"/comments", map[string]any{"body": map[string]any{"markdown": "A comment " + mark}}), "id")
 	add("commentId", cm)
 	if cm != "" {
-		add("commentReplyId", id(e.Post(owner, "/v1/spaces/"+space+"/comments/"+cm+"/replies", map[string]any{"body": map[string]any{"markdown": "A reply"}}), "id"))
+		add("commentReplyId", id(e.Post(owner, "/v1/spaces/"+space+"/comments/"+cm+"/replies", map[string]any{"body": map[string]any{"markdown": "A reply " + mark}}), "id"))
 	}
-	add("teamId", id(e.Put(owner, "/v1/orgs/"+orgID+"/teams", map[string]any{"title": "Fuzz team"}), "id"))
+	add("teamId", id(e.Put(owner, "/v1/orgs/"+orgID+"/teams", map[string]any{"title": "Fuzz team " + mark}), "id"))
 	add("inviteId", id(e.Post(owner, "/v1/orgs/"+orgID+"/link-invites", map[string]any{"role": "read"}), "id"))
-	site := e.Post(owner, "/v1/orgs/"+orgID+"/sites", map[string]any{"title": "Fuzz site", "spaces": []string{space}})
+	site := e.Post(owner, "/v1/orgs/"+orgID+"/sites", map[string]any{"title": "Fuzz site " + mark, "spaces": []string{space}})
 	siteID := id(site, "id")
 	add("siteId", siteID)
 	if siteID != "" {
@@ -416,11 +424,13 @@ func (f *fuzzer) objects(owner apitest.Actor, orgID string, into map[string][]st
 			s, _ := it["id"].(string)
 			add("siteSpaceId", s)
 		}
-		add("siteSectionId", id(e.Post(owner, "/v1/orgs/"+orgID+"/sites/"+siteID+"/sections", map[string]any{"title": "Fuzz section", "spaceId": space}), "id"))
-		add("siteSectionGroupId", id(e.Post(owner, "/v1/orgs/"+orgID+"/sites/"+siteID+"/section-groups", map[string]any{"title": "Fuzz group"}), "id"))
-		add("shareLinkId", id(e.Post(owner, "/v1/orgs/"+orgID+"/sites/"+siteID+"/share-links", map[string]any{"name": "Fuzz link"}), "id"))
+		add("siteSectionId", id(e.Post(owner, "/v1/orgs/"+orgID+"/sites/"+siteID+"/sections", map[string]any{"title": "Fuzz section " + mark, "spaceId": space}), "id"))
+		add("siteSectionGroupId", id(e.Post(owner, "/v1/orgs/"+orgID+"/sites/"+siteID+"/section-groups", map[string]any{"title": "Fuzz group " + mark}), "id"))
+		add("shareLinkId", id(e.Post(owner, "/v1/orgs/"+orgID+"/sites/"+siteID+"/share-links", map[string]any{"name": "Fuzz link " + mark}), "id"))
 	}
-	add("samlProviderId", id(e.Post(owner, "/v1/orgs/"+orgID+"/saml", map[string]any{"label": "Fuzz SSO"}), "id"))
+	add("importRunId", id(e.Post(owner, "/v1/org/"+orgID+"/imports", map[string]any{
+		"source": map[string]any{"type": "website", "url": "http://127.0.0.1:1/"}, "target": map[string]any{"space": space}}), "id"))
+	add("samlProviderId", id(e.Post(owner, "/v1/orgs/"+orgID+"/saml", map[string]any{"label": "Fuzz SSO " + mark}), "id"))
 	add("path", "")
 	add("path", "guide")
 	add("path", "~search")

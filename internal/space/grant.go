@@ -127,15 +127,18 @@ func (s *Service) Invite(ctx context.Context, c auth.Caller, t Target, users, te
 	for _, tm := range teams {
 		principals = append(principals, Principal{TeamPrincipal, tm})
 	}
-	return s.setGrants(ctx, c, t, principals, role)
+	return s.setGrants(ctx, c, t, principals, role, true)
 }
 
 // SetGrant sets (or, with a nil role, removes) one principal's grant on a target.
 func (s *Service) SetGrant(ctx context.Context, c auth.Caller, t Target, p Principal, role *auth.Role) error {
-	return s.setGrants(ctx, c, t, []Principal{p}, role)
+	return s.setGrants(ctx, c, t, []Principal{p}, role, true)
 }
 
-func (s *Service) setGrants(ctx context.Context, c auth.Caller, t Target, ps []Principal, role *auth.Role) error {
+// setGrants gives each principal role on t, or removes its grant when role is nil. With
+// known, a principal outside the target's organization is not found (404), also for a
+// removal: a change names someone to change. A plain deletion does not ask.
+func (s *Service) setGrants(ctx context.Context, c auth.Caller, t Target, ps []Principal, role *auth.Role, known bool) error {
 	now := s.clock.Now()
 	return s.store.Write(ctx, now, func(tx Tx) error {
 		orgID, err := s.targetOrg(ctx, tx, c, t, auth.Admin)
@@ -143,15 +146,17 @@ func (s *Service) setGrants(ctx context.Context, c auth.Caller, t Target, ps []P
 			return err
 		}
 		for _, p := range ps {
+			if known {
+				if err := s.checkPrincipal(ctx, tx, orgID, p); err != nil {
+					return err
+				}
+			}
 			if role == nil {
 				// Removing a grant is a deletion: one that does not exist is gone already.
 				if _, err := tx.DeleteGrant(ctx, t, p); err != nil {
 					return err
 				}
 				continue
-			}
-			if err := s.checkPrincipal(ctx, tx, orgID, p); err != nil {
-				return err
 			}
 			if err := tx.PutGrant(ctx, Grant{Target: t, Principal: p, Role: *role}, now); err != nil {
 				return notFound(err, "%s %s not found in the organization", p.Kind, p.ID)
@@ -181,7 +186,7 @@ func (s *Service) checkPrincipal(ctx context.Context, tx Tx, orgID string, p Pri
 // RemoveGrant removes a principal's grant on a target. Removing a grant that does not exist
 // succeeds, as deletions do.
 func (s *Service) RemoveGrant(ctx context.Context, c auth.Caller, t Target, p Principal) error {
-	return s.setGrants(ctx, c, t, []Principal{p}, nil)
+	return s.setGrants(ctx, c, t, []Principal{p}, nil, false)
 }
 
 // UserGrants lists the users granted a role on a target (not those who reach it otherwise).

@@ -161,3 +161,61 @@ func (f *fuzzer) properties(schema map[string]any, into map[string]bool, depth i
 		}
 	}
 }
+
+// TestNewerRequestFieldsChecked sends each request field docsd accepts from the newer GitBook
+// API without acting on it (x-docsd-accepted-unused in api/openapi.yaml): a well-formed value
+// is taken (2xx) and a malformed one is refused with 400 naming the field.
+func TestNewerRequestFieldsChecked(t *testing.T) {
+	e := apitest.New(t)
+	f := &fuzzer{t: t, e: e, rng: rand.New(rand.NewPCG(1, 2)), doc: loadOpenAPI(t), client: &http.Client{Timeout: 60 * time.Second}}
+	f.setUp()
+	fill := func(p string) string {
+		for _, name := range []string{"organizationId", "siteId", "siteSpaceId", "siteSectionId", "siteSectionGroupId", "spaceId", "changeRequestId"} {
+			if vs := f.real[name]; len(vs) > 0 {
+				p = strings.ReplaceAll(p, "{"+name+"}", vs[0])
+			}
+		}
+		return p
+	}
+	site := "/v1/orgs/{organizationId}/sites/{siteId}"
+	cases := []struct {
+		method, path string
+		good, bad    string
+		field        string // the field the bad body's answer must name
+		status       int
+	}{
+		{"PATCH", site, `{"defaultLevel":"read","styleguide":null}`, `{"defaultLevel":"owner"}`, "defaultLevel", 200},
+		{"PATCH", site, `{"styleguide":"abc"}`, `{"styleguide":5}`, "styleguide", 200},
+		{"PATCH", site + "/publishing/auth", `{"backend":"custom","logoutURL":"https://auth.example.test/logout"}`, `{"logoutURL":"not a url"}`, "logoutURL", 200},
+		{"PATCH", site + "/publishing/auth", `{"backend":"custom","logoutURL":null}`, `{"logoutURL":7}`, "logoutURL", 200},
+		{"POST", site + "/sections", `{"title":"Newer section","spaceId":"{spaceId}","siteSectionGroupId":"{siteSectionGroupId}","pageId":"p1"}`, `{"title":"Newer section","template":{"params":{}}}`, "template.id", 201},
+		{"PATCH", site + "/sections/{siteSectionId}", `{"localizedTitle":{"fr":"Titre"},"localizedDescription":{"fr":"Description"},"siteSectionGroupId":null}`, `{"localizedTitle":{"fr":"` + strings.Repeat("x", 129) + `"}}`, "localizedTitle.fr", 200},
+		{"PATCH", site + "/section-groups/{siteSectionGroupId}", `{"localizedTitle":{"de":"Gruppe"},"parentSectionGroupId":null}`, `{"localizedTitle":"Gruppe"}`, "localizedTitle", 200},
+		{"POST", site + "/site-spaces", `{"spaceId":"{spaceId}","title":"Variant","pageId":null}`, `{"spaceId":"{spaceId}","title":"V"}`, "title", 201},
+		{"PATCH", site + "/site-spaces/{siteSpaceId}", `{"hidden":false,"pageId":null}`, `{"hidden":"no"}`, "hidden", 200},
+		{"POST", "/v1/spaces/{spaceId}/change-requests", `{"subject":"From a template","template":{"id":"t1","params":{}}}`, `{"subject":"x","template":{"id":""}}`, "template.id", 201},
+		{"PATCH", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}", `{"links":[{"ref":"https://tracker.example.test/1","title":"Issue"}]}`, `{"links":[{"title":"no ref"}]}`, "links[0].ref", 200},
+		{"POST", "/v1/spaces/{spaceId}/content/template", "", `{"id":"x","changeRequestId":"cr"}`, "changeRequestId", 0},
+		{"POST", "/v1/org/{organizationId}/imports", "", `{"enhance":"yes"}`, "enhance", 0},
+	}
+	for _, c := range cases {
+		target := fill(c.path)
+		send := func(body string) (int, string) {
+			status, b, err := f.send(fuzzRequest{method: c.method, target: target, contentType: "application/json", body: []byte(fill(body)), actor: e.Admin})
+			if err != nil {
+				t.Fatalf("%s %s: %v", c.method, target, err)
+			}
+			return status, string(b)
+		}
+		if c.good != "" {
+			if status, body := send(c.good); status != c.status {
+				t.Errorf("%s %s %s: %d %s, want %d", c.method, c.path, c.good, status, body, c.status)
+			}
+		}
+		if status, body := send(c.bad); status != 400 || !strings.Contains(body, `"message":"`+c.field+":") {
+			t.Errorf("%s %s %s: %d %s, want 400 naming %s", c.method, c.path, c.bad, status, body, c.field)
+		}
+	}
+	// The site still answers its settings (nothing of the above leaked into its shape).
+	e.Get(e.Admin, fill(site)).Expect(200)
+}

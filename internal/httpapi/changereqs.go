@@ -86,11 +86,15 @@ type createChangeRequestBody struct {
 	Subject     *string         `json:"subject"`
 	Description json.RawMessage `json:"description"`
 	AgentTaskID *string         `json:"agentTaskId"`
+	newerChangeRequestCreate
 }
 
 func (s *Server) createChangeRequest(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
 	var body createChangeRequestBody
 	if err := decode(r, &body); err != nil {
+		return err
+	}
+	if err := body.check(); err != nil {
 		return err
 	}
 	if body.Subject == nil {
@@ -121,11 +125,15 @@ type updateChangeRequestBody struct {
 	Subject     opt.Field[string]          `json:"subject"`
 	Description opt.Field[json.RawMessage] `json:"description"`
 	Status      opt.Field[string]          `json:"status"`
+	newerChangeRequestPatch
 }
 
 func (s *Server) updateChangeRequest(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
 	var body updateChangeRequestBody
 	if err := decode(r, &body); err != nil {
+		return err
+	}
+	if err := body.check(); err != nil {
 		return err
 	}
 	v, err := s.ChangeRequests.Update(r.Context(), c, r.PathValue("spaceId"), r.PathValue("changeRequestId"),

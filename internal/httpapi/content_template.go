@@ -19,6 +19,7 @@ func (s *Server) contentTemplateRoutes() {
 type applyTemplateBody struct {
 	ID     string          `json:"id"`
 	Params json.RawMessage `json:"params"`
+	newerTemplateApply
 }
 
 // applyTemplate makes a built-in template the content of a space without pages. The spec's
@@ -28,6 +29,10 @@ func (s *Server) applyTemplate(w http.ResponseWriter, r *http.Request, c auth.Ca
 	var body applyTemplateBody
 	if err := decode(r, &body); err != nil {
 		return err
+	}
+	if body.ChangeRequestID != nil {
+		// Applying to the main content instead would do what the caller did not ask.
+		return apperr.Invalidf("changeRequestId: docsd applies templates to a space's main content only; omit it")
 	}
 	if len(body.Params) > 0 && string(body.Params) != "null" {
 		var params map[string]json.RawMessage

@@ -71,6 +71,7 @@ type startImportBody struct {
 		ChangeRequest string `json:"changeRequest"`
 		Page          string `json:"page"`
 	} `json:"target"`
+	newerImport
 }
 
 func (s *Server) startImportRun(w http.ResponseWriter, r *http.Request, c auth.Caller) error {

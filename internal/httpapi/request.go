@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -56,6 +57,10 @@ func decode(r *http.Request, v any) error {
 	return nil
 }
 
+// embeddedPrefix matches the Go type names of embedded body structs (newer_fields.go names
+// them newer...), which encoding/json puts in a field's path but the caller never wrote.
+var embeddedPrefix = regexp.MustCompile(`(^|\.)newer[A-Za-z]*\.`)
+
 // jsonError turns a decoding error into a message naming the field.
 func jsonError(err error) error {
 	var syntax *json.SyntaxError
@@ -64,7 +69,7 @@ func jsonError(err error) error {
 	case errors.As(err, &syntax):
 		return apperr.Invalidf("request body: invalid JSON at offset %d: %v", syntax.Offset, syntax)
 	case errors.As(err, &typeErr):
-		field := typeErr.Field
+		field := embeddedPrefix.ReplaceAllString(typeErr.Field, "$1")
 		if field == "" {
 			return apperr.Invalidf("request body: must be %s (got %s)", jsonKind(typeErr.Type), typeErr.Value)
 		}

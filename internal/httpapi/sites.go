@@ -124,6 +124,7 @@ func (s *Server) getSite(w http.ResponseWriter, r *http.Request, c auth.Caller) 
 
 func (s *Server) patchSite(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
 	var body struct {
+		newerSitePatch
 		Title           *string           `json:"title"`
 		Visibility      *string           `json:"visibility"`
 		Basename        *string           `json:"basename"`
@@ -137,6 +138,9 @@ func (s *Server) patchSite(w http.ResponseWriter, r *http.Request, c auth.Caller
 		Proxy              opt.Field[string] `json:"proxy"`
 	}
 	if err := decode(r, &body); err != nil {
+		return err
+	}
+	if err := body.check(); err != nil {
 		return err
 	}
 	u := site.Update{Title: body.Title, Visibility: body.Visibility, Basename: body.Basename, Hostname: body.Hostname,

@@ -209,8 +209,12 @@ func (s *Server) patchPublishingAuth(w http.ResponseWriter, r *http.Request, c a
 	var body struct {
 		Backend     *string           `json:"backend"`
 		FallbackURL opt.Field[string] `json:"fallbackURL"`
+		newerAuthPatch
 	}
 	if err := decode(r, &body); err != nil {
+		return err
+	}
+	if err := body.check(); err != nil {
 		return err
 	}
 	orgID, id := siteIDs(r)

@@ -78,11 +78,15 @@ func (s *Server) listSiteSpaces(w http.ResponseWriter, r *http.Request, c auth.C
 
 func (s *Server) addSiteSpace(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
 	var body struct {
+		newerSiteSpaceAdd
 		SpaceID   *string `json:"spaceId"`
 		SectionID *string `json:"sectionId"`
 		Draft     *bool   `json:"draft"` // the newer spec's; docsd has no drafts
 	}
 	if err := decode(r, &body); err != nil {
+		return err
+	}
+	if err := body.check(); err != nil {
 		return err
 	}
 	if err := refuseDraft(body.Draft); err != nil {
@@ -102,6 +106,7 @@ func (s *Server) addSiteSpace(w http.ResponseWriter, r *http.Request, c auth.Cal
 
 func (s *Server) patchSiteSpace(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
 	var body struct {
+		newerSiteSpacePatch
 		Path      *string           `json:"path"`
 		Condition opt.Field[string] `json:"condition"`
 		SpaceID   *string           `json:"spaceId"`
@@ -144,12 +149,16 @@ func (s *Server) listSiteSections(w http.ResponseWriter, r *http.Request, c auth
 
 func (s *Server) addSiteSection(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
 	var body struct {
+		newerSectionAdd
 		SpaceID *string           `json:"spaceId"`
 		Title   opt.Field[string] `json:"title"`
 		Icon    opt.Field[string] `json:"icon"`
 		Draft   *bool             `json:"draft"` // the newer spec's; docsd has no drafts
 	}
 	if err := decode(r, &body); err != nil {
+		return err
+	}
+	if err := body.check(); err != nil {
 		return err
 	}
 	if err := refuseDraft(body.Draft); err != nil {
@@ -169,6 +178,7 @@ func (s *Server) addSiteSection(w http.ResponseWriter, r *http.Request, c auth.C
 
 func (s *Server) patchSiteSection(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
 	var body struct {
+		newerSectionPatch
 		Title            *string           `json:"title"`
 		Path             *string           `json:"path"`
 		DefaultSiteSpace *string           `json:"defaultSiteSpace"`
@@ -178,6 +188,9 @@ func (s *Server) patchSiteSection(w http.ResponseWriter, r *http.Request, c auth
 		Draft            *bool             `json:"draft"` // the newer spec's; docsd has no drafts
 	}
 	if err := decode(r, &body); err != nil {
+		return err
+	}
+	if err := body.check(); err != nil {
 		return err
 	}
 	if err := refuseDraft(body.Draft); err != nil {
@@ -242,11 +255,15 @@ func (s *Server) addSiteSectionGroup(w http.ResponseWriter, r *http.Request, c a
 
 func (s *Server) patchSiteSectionGroup(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
 	var body struct {
+		newerGroupPatch
 		Title *string           `json:"title"`
 		Icon  opt.Field[string] `json:"icon"`
 		Draft *bool             `json:"draft"` // the newer spec's; docsd has no drafts
 	}
 	if err := decode(r, &body); err != nil {
+		return err
+	}
+	if err := body.check(); err != nil {
 		return err
 	}
 	if err := refuseDraft(body.Draft); err != nil {

@@ -108,6 +108,9 @@ type Request struct {
 	URL, Ref, Message string
 	ProjectDirectory  string
 	TreeURL, Provider string
+	// Standalone exports a snapshot without linking the space to the repository: its sync
+	// state (getSpaceGitInfo) stays as it was.
+	Standalone bool
 }
 
 func (r *Request) validate() error {
@@ -168,11 +171,12 @@ func (s *Service) Start(ctx context.Context, c auth.Caller, spaceID string, req 
 	if err := s.store.InsertExport(ctx, e); err != nil {
 		return e, err
 	}
-	return e, s.jobs.Enqueue(ctx, JobKind, jobPayload{Export: e.ID}, time.Time{}, "")
+	return e, s.jobs.Enqueue(ctx, JobKind, jobPayload{Export: e.ID, Standalone: req.Standalone}, time.Time{}, "")
 }
 
 type jobPayload struct {
-	Export string `json:"export"`
+	Export     string `json:"export"`
+	Standalone bool   `json:"standalone,omitempty"`
 }
 
 // HandleJob pushes one export. Whatever happens, the export ends completed or failed with
@@ -209,7 +213,7 @@ func (s *Service) HandleJob(ctx context.Context, raw json.RawMessage) error {
 	if ferr := s.store.FinishExport(ctx, e); ferr != nil {
 		return ferr
 	}
-	if e.Status == Completed {
+	if e.Status == Completed && !p.Standalone {
 		return s.store.PutState(ctx, State{SpaceID: e.SpaceID, Provider: e.Provider, RepoName: repoName(e.URL),
 			TreeURL: e.TreeURL, UpdatedAt: e.UpdatedAt})
 	}

@@ -29,6 +29,7 @@ type exportGitBody struct {
 	RepoProjectDirectory string          `json:"repoProjectDirectory"`
 	Timestamp            json.RawMessage `json:"timestamp"`
 	Force                *bool           `json:"force"`
+	Standalone           bool            `json:"standalone"`
 	GitInfo              *struct {
 		Provider string `json:"provider"`
 		URL      string `json:"url"`
@@ -43,7 +44,7 @@ func (s *Server) exportToGitRepository(w http.ResponseWriter, r *http.Request, c
 		return err
 	}
 	req := gitsync.Request{URL: body.URL, Ref: body.Ref, Message: body.CommitMessage,
-		ProjectDirectory: body.RepoProjectDirectory, TreeURL: body.RepoTreeURL}
+		ProjectDirectory: body.RepoProjectDirectory, TreeURL: body.RepoTreeURL, Standalone: body.Standalone}
 	if g := body.GitInfo; g != nil {
 		if g.Provider != "" && g.Provider != "github" && g.Provider != "gitlab" {
 			return apperr.Invalidf("gitInfo.provider: must be github or gitlab (got %q)", g.Provider)

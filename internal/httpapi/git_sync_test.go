@@ -237,3 +237,29 @@ func TestGitExportRoundTrip(t *testing.T) {
 		e.Get(e.NewUser("outsider2"), info).ExpectError(404)
 	})
 }
+
+// A standalone export pushes a snapshot and leaves the space's link to its repository alone.
+func TestGitExportStandalone(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	src := gittest.Serve(t, docsTree())
+	dest, dir := servePushable(t)
+	sp := newSpace(t, e, e.Admin, e.Org, nil)
+	info := "/v1/spaces/" + sp + "/git/info"
+	gitImport(e, e.Admin, sp, map[string]any{"url": src.URL, "ref": "refs/heads/main"}).Expect(204)
+	before := e.Get(e.Admin, info).Expect(200)
+
+	e.Post(e.Admin, "/v1/spaces/"+sp+"/git/export", map[string]any{"url": withUser(dest, "ada", "s3cret"), "ref": "refs/heads/snapshot",
+		"commitMessage": "Snapshot", "standalone": true}).Expect(204)
+	runJobs(t, e)
+	out, err := exec.Command(gittest.GitPath(t), "-C", dir, "log", "-1", "--format=%s", "refs/heads/snapshot").CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "Snapshot" {
+		t.Fatalf("the snapshot was not pushed: %v %s", err, out)
+	}
+	after := e.Get(e.Admin, info).Expect(200)
+	if after.Str("repoName") != before.Str("repoName") || after.Str("updatedAt") != before.Str("updatedAt") {
+		t.Fatalf("a standalone export changed the sync state:\nbefore %s\nafter  %s", before.Body, after.Body)
+	}
+	e.Post(e.Admin, "/v1/spaces/"+sp+"/git/export", map[string]any{"url": withUser(dest, "ada", "s3cret"), "ref": "refs/heads/snapshot",
+		"commitMessage": "Snapshot", "standalone": "yes"}).Expect(400).ExpectMessage("standalone")
+}

@@ -50,7 +50,10 @@ func (t *Tally) add(doc, op string, n int) {
 // WriteFile writes the tally to path, replacing it whole (a rename), so a reader never sees
 // half a file. Lines: "answers N", "violating N", "call DOC OPERATION N".
 func (t *Tally) WriteFile(path string) error {
+	// The lock is held through the rename: parallel tests write the same file, through the
+	// same temporary name.
 	t.mu.Lock()
+	defer t.mu.Unlock()
 	var b strings.Builder
 	fmt.Fprintf(&b, "answers\t%d\nviolating\t%d\n", t.Answers, t.Violating)
 	for doc, ops := range t.Calls {
@@ -58,7 +61,6 @@ func (t *Tally) WriteFile(path string) error {
 			fmt.Fprintf(&b, "call\t%s\t%s\t%d\n", doc, op, n)
 		}
 	}
-	t.mu.Unlock()
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
 		return err

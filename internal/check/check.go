@@ -123,12 +123,31 @@ func checkBlob(ctx context.Context, blobs blob.Store, hash string, size int64) (
 }
 
 // checkSearch compares each live space's index with its head, and rebuilds it on repair.
+// A space with changes the indexer has not processed yet is catching up, not damaged, and is
+// left out; an indexer that keeps failing is reported instead.
 func checkSearch(ctx context.Context, d Deps, repair bool, add func(Finding)) error {
 	spaces, err := d.DB.LiveSpaceIDs(ctx)
 	if err != nil {
 		return err
 	}
+	outbox := store.Outbox{DB: d.DB}
+	behind, err := outbox.SpacesBehind(ctx, search.Consumer)
+	if err != nil {
+		return err
+	}
+	if len(behind) > 0 {
+		lag, err := outbox.ConsumerLag(ctx, search.Consumer, d.Clock.Now())
+		if err != nil {
+			return err
+		}
+		if lag.Failures > 0 {
+			add(Finding{Area: "search", Message: fmt.Sprintf("the indexer is %d events behind and has failed %d times since its last success; the server's log says why", lag.Pending, lag.Failures)})
+		}
+	}
 	for _, id := range spaces {
+		if behind[id] {
+			continue
+		}
 		problems, err := d.Search.Verify(ctx, id)
 		if err != nil {
 			add(Finding{Area: "search", Message: fmt.Sprintf("space %s: cannot compare its index with its content: %v", id, err)})

@@ -384,3 +384,23 @@ type memberEvent struct {
 	Role string `json:"role,omitempty"`
 	Team string `json:"team,omitempty"`
 }
+
+// SpacesBehind returns the spaces that have events a consumer has not processed yet: what it
+// derives for them may lag their content for now without anything being wrong.
+func (o Outbox) SpacesBehind(ctx context.Context, consumer string) (map[string]bool, error) {
+	rows, err := o.DB.Read().Query(ctx, `SELECT DISTINCT e.space_id FROM outbox_events e
+		JOIN outbox_cursors c ON e.seq > c.seq WHERE c.consumer = ? AND e.space_id <> ''`, consumer)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	behind := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		behind[id] = true
+	}
+	return behind, rows.Err()
+}

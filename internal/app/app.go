@@ -14,6 +14,7 @@ import (
 	"docsd/internal/gitimport"
 	"docsd/internal/gitsync"
 	"docsd/internal/importrun"
+	"docsd/internal/integration"
 	"docsd/internal/pdfexport"
 	"encoding/json"
 	"errors"
@@ -36,6 +37,7 @@ import (
 	"docsd/internal/outbox"
 	"docsd/internal/paging"
 	"docsd/internal/ratelimit"
+	"docsd/internal/seal"
 	"docsd/internal/search"
 	"docsd/internal/site"
 	"docsd/internal/sitehttp"
@@ -68,6 +70,7 @@ type App struct {
 	Comments       *comment.Service
 	PDF            *pdfexport.Service
 	Sites          *site.Service
+	Integrations   *integration.Service
 	Search         *search.Service
 	Blobs          blob.Store
 	Cursors        *paging.Codec
@@ -171,6 +174,15 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		_, err := a.Outbox.Prune(ctx, cfg.OutboxRetention)
 		return err
 	})
+	// Integrations: the registry, installations and the delivery of their events.
+	secretsKey, err := integrationSecretsKey(cfg)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("integration secrets key: %w", err)
+	}
+	a.Integrations = integration.NewService(store.Integrations{DB: db}, a.Orgs, a.Spaces, a.Sites,
+		seal.New("docsd-integration-secrets", secretsKey), fetch.New(fetch.FromConfig(cfg)), a.Clock)
+
 	var counts ratelimit.Store
 	if db.Engine == store.Postgres {
 		counts = store.RateWindows{DB: db}
@@ -192,7 +204,8 @@ func (a *App) Listen() error {
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, BodyMemoryBytes: a.Config.BodyMemoryBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
 		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, GitSync: a.GitSync, Embeds: a.Embeds, Imports: a.Imports, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
-		PDF: a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
+		Integrations: a.Integrations,
+		PDF:          a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
 		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
 			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}},

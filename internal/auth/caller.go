@@ -9,6 +9,8 @@ import (
 type Caller struct {
 	UserID  string
 	TokenID string
+	// Installation is set, and UserID empty, for an integration installation's token.
+	Installation *InstallationGrant
 	// check is set while a read is served before its token was read (see TokenCheck).
 	check *TokenCheck
 }

@@ -108,17 +108,28 @@ func (s *Server) createInstallationToken(w http.ResponseWriter, r *http.Request,
 }
 
 func (s *Server) listOrganizationInstallations(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	search, err := queryString(r, "search", 200)
+	if err != nil {
+		return err
+	}
 	orgID := r.PathValue("organizationId")
-	list := "org-installations/" + orgID
+	list := "org-installations/" + orgID + "/" + search
 	page, err := s.pageRequest(r, list)
 	if err != nil {
 		return err
 	}
-	res, err := s.Integrations.ListOrgInstallations(r.Context(), c, orgID, page)
+	res, err := s.Integrations.ListOrgInstallations(r.Context(), c, orgID, search, page)
 	if err != nil {
 		return err
 	}
-	return writeList(s, w, list, res, s.urls.FromInstallation)
+	return writeList(s, w, list, res, func(o integration.OrgInstallation) orgInstallation {
+		return orgInstallation{Integration: s.integrationWire(o.Integration), Installation: s.urls.FromInstallation(o.Installation)}
+	})
+}
+
+type orgInstallation struct {
+	Integration  wire.Integration  `json:"integration"`
+	Installation wire.Installation `json:"installation"`
 }
 
 func (s *Server) getOrganizationIntegrationStatus(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
@@ -145,13 +156,15 @@ func (s *Server) listOrganizationIntegrationsStatus(w http.ResponseWriter, r *ht
 		return err
 	}
 	return writeList(s, w, list, res, func(st integration.Status) installedIntegration {
-		return installedIntegration{Status: st.Status, Integration: s.integrationWire(st.Integration)}
+		return installedIntegration{Status: st.Status, Integration: s.integrationWire(st.Integration),
+			Target: map[string]string{"type": st.TargetKind, st.TargetKind + "Id": st.TargetID}}
 	})
 }
 
 type installedIntegration struct {
-	Status      string           `json:"status"`
-	Integration wire.Integration `json:"integration"`
+	Status      string            `json:"status"`
+	Integration wire.Integration  `json:"integration"`
+	Target      map[string]string `json:"target"`
 }
 
 // integrationList renders a whole list held in memory with the list envelope.

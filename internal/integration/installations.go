@@ -210,23 +210,52 @@ func (s *Service) withCounts(ctx context.Context, tx Tx, res paging.Result[Insta
 	return res, nil
 }
 
-// ListOrgInstallations lists the installations of an organization to its members.
-func (s *Service) ListOrgInstallations(ctx context.Context, c auth.Caller, orgID string, page paging.Request) (paging.Result[Installation], error) {
+// OrgInstallation is an installation of an organization with its integration.
+type OrgInstallation struct {
+	Integration  View
+	Installation Installation
+}
+
+// ListOrgInstallations lists the installations of an organization to its members, by
+// integration name; search looks in the integration's name and title.
+func (s *Service) ListOrgInstallations(ctx context.Context, c auth.Caller, orgID, search string, page paging.Request) (paging.Result[OrgInstallation], error) {
 	if err := s.requireOrgMember(ctx, c, orgID); err != nil {
-		return paging.Result[Installation]{}, err
+		return paging.Result[OrgInstallation]{}, err
 	}
 	tx := s.store.Read()
 	all, err := tx.Installations(ctx, "", orgID)
 	if err != nil {
-		return paging.Result[Installation]{}, err
+		return paging.Result[OrgInstallation]{}, err
 	}
-	return s.withCounts(ctx, tx, paging.Slice(all, func(in Installation) string { return in.ID }, page))
+	f := Filter{Search: search}
+	var out []OrgInstallation
+	for _, in := range all {
+		it, err := tx.Integration(ctx, in.Integration)
+		if err != nil {
+			return paging.Result[OrgInstallation]{}, err
+		}
+		if !f.match(it) {
+			continue
+		}
+		if err := s.countSpaces(ctx, tx, &in); err != nil {
+			return paging.Result[OrgInstallation]{}, err
+		}
+		v, err := s.view(ctx, c, it)
+		if err != nil {
+			return paging.Result[OrgInstallation]{}, err
+		}
+		out = append(out, OrgInstallation{Integration: v, Installation: in})
+	}
+	return paging.Slice(out, func(o OrgInstallation) string { return o.Integration.Name }, page), nil
 }
 
-// Status is an integration installed in an organization with the installation's status.
+// Status is an integration installed in an organization, or on one of its spaces or sites,
+// with the installation's status.
 type Status struct {
 	Status      string
 	Integration View
+	TargetKind  string // organization, space or site
+	TargetID    string
 }
 
 // OrgStatus returns the status of an integration's installation in an organization (404 when
@@ -246,8 +275,8 @@ func (s *Service) OrgStatus(ctx context.Context, c auth.Caller, orgID, name stri
 	return in.Status, err
 }
 
-// OrgStatuses lists the integrations installed in an organization at a target (organization,
-// space or site) with their installation's status.
+// OrgStatuses lists what is installed in an organization at a target: its installations
+// (organization), or their space or site installations, with their status.
 func (s *Service) OrgStatuses(ctx context.Context, c auth.Caller, orgID, target string, page paging.Request) (paging.Result[Status], error) {
 	if err := s.requireOrgMember(ctx, c, orgID); err != nil {
 		return paging.Result[Status]{}, err
@@ -259,15 +288,6 @@ func (s *Service) OrgStatuses(ctx context.Context, c auth.Caller, orgID, target 
 	}
 	var out []Status
 	for _, in := range ins {
-		if target != "organization" {
-			cis, err := tx.ContentInstallations(ctx, in.ID, Kind(target), "")
-			if err != nil {
-				return paging.Result[Status]{}, err
-			}
-			if len(cis) == 0 {
-				continue
-			}
-		}
 		it, err := tx.Integration(ctx, in.Integration)
 		if err != nil {
 			return paging.Result[Status]{}, err
@@ -276,9 +296,19 @@ func (s *Service) OrgStatuses(ctx context.Context, c auth.Caller, orgID, target 
 		if err != nil {
 			return paging.Result[Status]{}, err
 		}
-		out = append(out, Status{Status: in.Status, Integration: v})
+		if target == "organization" {
+			out = append(out, Status{Status: in.Status, Integration: v, TargetKind: target, TargetID: orgID})
+			continue
+		}
+		cis, err := tx.ContentInstallations(ctx, in.ID, Kind(target), "")
+		if err != nil {
+			return paging.Result[Status]{}, err
+		}
+		for _, ci := range cis {
+			out = append(out, Status{Status: ci.Status, Integration: v, TargetKind: target, TargetID: ci.TargetID})
+		}
 	}
-	return paging.Slice(out, func(st Status) string { return st.Integration.Name }, page), nil
+	return paging.Slice(out, func(st Status) string { return st.Integration.Name + "/" + st.TargetID }, page), nil
 }
 
 func checkExternalIDs(v *[]string) error {

@@ -101,9 +101,10 @@ type Installation struct {
 
 // InstallationURLs are an installation's addresses.
 type InstallationURLs struct {
-	Location       string `json:"location"`
-	App            string `json:"app,omitempty"`
-	PublicEndpoint string `json:"publicEndpoint"`
+	Location              string `json:"location"`
+	App                   string `json:"app,omitempty"`
+	PublicEndpoint        string `json:"publicEndpoint"`
+	PublicContentEndpoint string `json:"publicContentEndpoint"` // required by newer specs
 }
 
 // InstallationLocation is an installation's address in the API.
@@ -117,7 +118,7 @@ func (u URLs) FromInstallation(in integration.Installation) Installation {
 	return Installation{ID: in.ID, Status: in.Status, SpaceSelection: in.SpaceSelection, SiteSelection: in.SiteSelection,
 		Spaces: in.Spaces, Configuration: in.Configuration, CreatedAt: Time(in.CreatedAt), UpdatedAt: Time(in.UpdatedAt),
 		URLs: InstallationURLs{Location: loc, App: u.Base + "/integrations/" + Esc(in.Integration) + "/installations/" + Esc(in.ID),
-			PublicEndpoint: loc + "/public"},
+			PublicEndpoint: loc + "/public", PublicContentEndpoint: loc + "/public"},
 		ExternalIDs: nonNil(in.ExternalIDs), Target: map[string]string{"organization": in.OrgID}}
 }
 
@@ -139,7 +140,7 @@ func (u URLs) FromContentInstallation(ci integration.ContentInstallation, target
 	loc := u.InstallationLocation(ci.Integration, ci.InstallationID) + "/" + string(ci.Kind) + "s/" + Esc(ci.TargetID)
 	out := ContentInstallation{Integration: ci.Integration, Installation: ci.InstallationID, Status: ci.Status,
 		Configuration: ci.Configuration, ExternalIDs: nonNil(ci.ExternalIDs),
-		URLs: InstallationURLs{Location: loc, PublicEndpoint: loc + "/public"}}
+		URLs: InstallationURLs{Location: loc, PublicEndpoint: loc + "/public", PublicContentEndpoint: loc + "/public"}}
 	if ci.Kind == integration.SpaceKind {
 		out.Space = target
 	} else {

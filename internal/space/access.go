@@ -251,6 +251,10 @@ func (s *Service) spaceView(ctx context.Context, tx Tx, c auth.Caller, id string
 		return View{}, notFound(err, "space %s not found", id)
 	}
 	v := View{Space: sa.Space, Role: sa.role()}
+	if c.Installation != nil {
+		// An integration installation's token: its scopes, on the spaces it covers.
+		v.Role = c.Installation.SpaceRole(sa.Space.OrganizationID, sa.Space.ID)
+	}
 	return v, requireRole(v.Role, min, "space", id)
 }
 

@@ -1,0 +1,57 @@
+package httpapi_test
+
+import (
+	"testing"
+	"time"
+
+	"docsd/internal/apitest"
+)
+
+func TestIntegrationInstallationTokens(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	publish(e, "reader-app", map[string]any{"scopes": []string{"space:content:read"}})
+	publish(e, "script-app", map[string]any{"scopes": []string{"site:script:inject"}})
+	covered, uncovered := titledSpace(t, e, "Covered"), titledSpace(t, e, "Not covered")
+	installOn := func(name string) (string, string) {
+		in := e.Post(e.Admin, "/v1/integrations/"+name+"/installations", map[string]any{"organization": e.Org}).Expect(201).Str("id")
+		e.Post(e.Admin, "/v1/integrations/"+name+"/installations/"+in+"/spaces", map[string]any{"space": covered}).Expect(201)
+		tok := e.Post(e.Admin, "/v1/integrations/"+name+"/installations/"+in+"/tokens", nil).Expect(200).Str("token")
+		return in, tok
+	}
+	readerIn, readerTok := installOn("reader-app")
+	_, scriptTok := installOn("script-app")
+	reader, script := apitest.Actor{Name: "reader-app token", Token: readerTok}, apitest.Actor{Name: "script-app token", Token: scriptTok}
+
+	// With space:content:read, the covered space reads; its content too; nothing is writable.
+	if g := e.Get(reader, "/v1/spaces/"+covered).Expect(200); g.Str("id") != covered {
+		t.Fatalf("space: %s", g.Body)
+	}
+	e.Get(reader, "/v1/spaces/"+covered+"/content").Expect(200)
+	e.Patch(reader, "/v1/spaces/"+covered, map[string]any{"title": "Renamed"}).ExpectError(403)
+	// A space the installation does not cover does not exist for the token.
+	e.Get(reader, "/v1/spaces/"+uncovered).ExpectError(404)
+	// Without the scope, not even the covered space.
+	e.Get(script, "/v1/spaces/"+covered).ExpectError(404)
+	// The token reads its own installation, and no other; it is no member of the organization.
+	e.Get(reader, "/v1/integrations/reader-app/installations/"+readerIn).Expect(200)
+	e.Get(script, "/v1/integrations/reader-app/installations/"+readerIn).ExpectError(404)
+	e.Get(reader, "/v1/orgs/"+e.Org).ExpectError(404)
+	// It may change its own installation's configuration and queue its integration's tasks.
+	e.Patch(reader, "/v1/integrations/reader-app/installations/"+readerIn, map[string]any{"externalIds": []string{"ext"}}).Expect(200)
+	e.Post(reader, "/v1/integrations/reader-app/tasks", map[string]any{"task": map[string]any{"kind": "sync"}}).Expect(204)
+	e.Post(reader, "/v1/integrations/script-app/tasks", map[string]any{"task": map[string]any{}}).ExpectError(404)
+
+	// Only the integration's owner admins make tokens.
+	customer := e.NewUser("Cleo")
+	corp := e.NewOrg(customer, "Cleo Co")
+	corpIn := e.Post(customer, "/v1/integrations/reader-app/installations", map[string]any{"organization": corp}).Expect(201).Str("id")
+	e.Post(customer, "/v1/integrations/reader-app/installations/"+corpIn+"/tokens", nil).ExpectError(403)
+	e.Post(e.Admin, "/v1/integrations/reader-app/installations/"+corpIn+"/tokens", nil).Expect(200)
+	e.Post(e.Admin, "/v1/integrations/reader-app/installations/nosuchinstallation0000/tokens", nil).ExpectError(404)
+
+	// Tokens are short-lived.
+	e.Clock.Advance(61 * time.Minute)
+	e.Get(reader, "/v1/spaces/"+covered).ExpectError(401)
+	e.Get(apitest.Actor{Name: "forged", Token: "dsdi_" + "x"}, "/v1/spaces/"+covered).ExpectError(401)
+}

@@ -15,6 +15,7 @@ import (
 	"docsd/internal/gitsync"
 	"docsd/internal/importrun"
 	"docsd/internal/integration"
+	"docsd/internal/integration/delivery"
 	"docsd/internal/pdfexport"
 	"encoding/json"
 	"errors"
@@ -71,6 +72,7 @@ type App struct {
 	PDF            *pdfexport.Service
 	Sites          *site.Service
 	Integrations   *integration.Service
+	Deliveries     *delivery.Deliverer // sends integration events; knows the base URL once listening
 	Search         *search.Service
 	Blobs          blob.Store
 	Cursors        *paging.Codec
@@ -180,8 +182,13 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		db.Close()
 		return nil, fmt.Errorf("integration secrets key: %w", err)
 	}
+	outbound := fetch.FromConfig(cfg)
+	outbound.Timeout, outbound.WaitTimeout, outbound.MaxRedirects = 15*time.Second, 10*time.Second, -1
+	deliveryClient := fetch.New(outbound)
 	a.Integrations = integration.NewService(store.Integrations{DB: db}, a.Orgs, a.Spaces, a.Sites,
-		seal.New("docsd-integration-secrets", secretsKey), fetch.New(fetch.FromConfig(cfg)), a.Clock)
+		seal.New("docsd-integration-secrets", secretsKey), deliveryClient, a.Clock)
+	a.Deliveries = &delivery.Deliverer{Integrations: a.Integrations, Orgs: a.Orgs, Client: deliveryClient, Clock: a.Clock}
+	a.Deliveries.Register(a.Jobs)
 
 	var counts ratelimit.Store
 	if db.Engine == store.Postgres {
@@ -200,6 +207,7 @@ func (a *App) Listen() error {
 	}
 	a.listener = ln
 	a.BaseURL = a.Config.BaseURLFor(ln.Addr().String())
+	a.Deliveries.BaseURL = a.BaseURL
 	deps := httpapi.Deps{
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, BodyMemoryBytes: a.Config.BodyMemoryBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,

@@ -46,7 +46,7 @@ func (s *Service) recordAt(ctx context.Context, tx Tx, it Integration, in Instal
 	if err := tx.InsertEvent(ctx, ev); err != nil {
 		return err
 	}
-	return tx.EnqueueDelivery(ctx, ev.ID, runAt)
+	return tx.EnqueueDelivery(ctx, it.Name, ev.ID, runAt)
 }
 
 // Events lists an integration's events, newest first, to its owner's admins.
@@ -90,7 +90,7 @@ func (s *Service) Replay(ctx context.Context, c auth.Caller, name, id string) (E
 			return err
 		}
 		out = ev
-		return tx.EnqueueDelivery(ctx, ev.ID, tx.Now())
+		return tx.EnqueueDelivery(ctx, name, ev.ID, tx.Now())
 	})
 	return out, err
 }

@@ -215,7 +215,7 @@ type Tx interface {
 	Events(ctx context.Context, name string, page paging.Request) (paging.Result[Event], error)
 
 	// EnqueueDelivery queues the job that delivers an event, in this transaction.
-	EnqueueDelivery(ctx context.Context, eventID string, runAt time.Time) error
+	EnqueueDelivery(ctx context.Context, name, eventID string, runAt time.Time) error
 	// Now is the transaction's time.
 	Now() time.Time
 

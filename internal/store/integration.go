@@ -349,8 +349,8 @@ func (t integrationTx) Events(ctx context.Context, name string, page paging.Requ
 		Args: []any{name}, Order: []string{"created_at", "id"}, Desc: true}, page, scanIntegrationEvent)
 }
 
-func (t integrationTx) EnqueueDelivery(ctx context.Context, eventID string, runAt time.Time) error {
-	return t.q.EnqueueJob(ctx, integration.DeliveryJob, map[string]string{"event": eventID}, runAt, "")
+func (t integrationTx) EnqueueDelivery(ctx context.Context, name, eventID string, runAt time.Time) error {
+	return t.q.EnqueueJob(ctx, integration.DeliveryJob, integration.DeliveryJobPayload{Integration: name, Event: eventID}, runAt, "")
 }
 
 func (t integrationTx) InsertToken(ctx context.Context, hash, installationID string, expires time.Time) error {

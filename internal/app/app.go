@@ -189,6 +189,10 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		seal.New("docsd-integration-secrets", secretsKey), deliveryClient, a.Clock)
 	a.Deliveries = &delivery.Deliverer{Integrations: a.Integrations, Orgs: a.Orgs, Client: deliveryClient, Clock: a.Clock}
 	a.Deliveries.Register(a.Jobs)
+	if err := a.Outbox.Register(ctx, integration.Consumer, a.Integrations.HandleEvents); err != nil {
+		db.Close()
+		return nil, err
+	}
 
 	var counts ratelimit.Store
 	if db.Engine == store.Postgres {

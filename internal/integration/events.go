@@ -30,8 +30,13 @@ func (s *Service) record(ctx context.Context, tx Tx, it Integration, in Installa
 }
 
 func (s *Service) recordAt(ctx context.Context, tx Tx, it Integration, in Installation, payload map[string]any, runAt time.Time) error {
+	return s.recordWithID(ctx, tx, ids.New(), it, in, payload, runAt)
+}
+
+// recordWithID writes an event under id, once: an id already written is left as it is.
+func (s *Service) recordWithID(ctx context.Context, tx Tx, id string, it Integration, in Installation, payload map[string]any, runAt time.Time) error {
 	now := tx.Now()
-	ev := Event{ID: ids.New(), Integration: it.Name, InstallationID: in.ID, OrgID: in.OrgID, Status: Pending, CreatedAt: now}
+	ev := Event{ID: id, Integration: it.Name, InstallationID: in.ID, OrgID: in.OrgID, Status: Pending, CreatedAt: now}
 	payload["eventId"] = ev.ID
 	if in.ID != "" {
 		payload["installationId"] = in.ID
@@ -43,7 +48,7 @@ func (s *Service) recordAt(ctx context.Context, tx Tx, it Integration, in Instal
 	}
 	ev.Payload = raw
 	ev.Trace = []LogEntry{{Message: "queued " + ev.Type, Timestamp: now, Level: "debug"}}
-	if err := tx.InsertEvent(ctx, ev); err != nil {
+	if inserted, err := tx.InsertEvent(ctx, ev); err != nil || !inserted {
 		return err
 	}
 	return tx.EnqueueDelivery(ctx, it.Name, ev.ID, runAt)
@@ -166,7 +171,8 @@ func (s *Service) Render(ctx context.Context, c auth.Caller, name string, req js
 		raw, _ := json.Marshal(map[string]any{"eventId": ev.ID, "type": "ui_render", "componentId": *body.ComponentID,
 			"props": payload["props"], "context": payload["context"], "state": payload["state"], "action": payload["action"]})
 		ev.Payload = raw
-		return tx.InsertEvent(ctx, ev)
+		_, err = tx.InsertEvent(ctx, ev)
+		return err
 	})
 	if err != nil {
 		return err

@@ -209,7 +209,8 @@ type Tx interface {
 	SaveContentInstallation(ctx context.Context, ci ContentInstallation) error
 	DeleteContentInstallation(ctx context.Context, installationID string, kind Kind, targetID string) (bool, error)
 
-	InsertEvent(ctx context.Context, ev Event) error
+	InsertEvent(ctx context.Context, ev Event) (inserted bool, err error) // false when the id exists
+	SpaceOrg(ctx context.Context, spaceID string) (string, error)
 	UpdateEvent(ctx context.Context, ev Event) error
 	Event(ctx context.Context, name, id string) (Event, error)
 	Events(ctx context.Context, name string, page paging.Request) (paging.Result[Event], error)

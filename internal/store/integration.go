@@ -326,11 +326,22 @@ func scanIntegrationEvent(scan func(...any) error) (integration.Event, []any, er
 	return ev, []any{created, ev.ID}, nil
 }
 
-func (t integrationTx) InsertEvent(ctx context.Context, ev integration.Event) error {
-	_, err := t.q.Exec(ctx, `INSERT INTO integration_events (`+integrationEventColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+func (t integrationTx) InsertEvent(ctx context.Context, ev integration.Event) (bool, error) {
+	res, err := t.q.Exec(ctx, `INSERT INTO integration_events (`+integrationEventColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO NOTHING`,
 		ev.ID, ev.Integration, ev.InstallationID, ev.OrgID, ev.Type, string(ev.Payload), ev.Status, jsonText(ev.Trace),
 		Micros(ev.CreatedAt))
-	return err
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
+}
+
+func (t integrationTx) SpaceOrg(ctx context.Context, spaceID string) (string, error) {
+	var org string
+	err := t.q.QueryRow(ctx, `SELECT organization_id FROM spaces WHERE id = ?`, spaceID).Scan(&org)
+	return org, integrationErr(err)
 }
 
 func (t integrationTx) UpdateEvent(ctx context.Context, ev integration.Event) error {

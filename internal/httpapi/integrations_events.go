@@ -2,10 +2,8 @@ package httpapi
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 
-	"docsd/internal/apperr"
 	"docsd/internal/auth"
 	"docsd/internal/integration"
 	"docsd/internal/wire"
@@ -82,9 +80,16 @@ func (s *Server) renderIntegrationUIWithGet(w http.ResponseWriter, r *http.Reque
 }
 
 func (s *Server) renderIntegrationUIWithPost(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
-	b, err := io.ReadAll(r.Body)
-	if err != nil {
-		return apperr.Invalidf("body: %v", err)
+	var body struct {
+		ComponentID *string         `json:"componentId"`
+		Props       json.RawMessage `json:"props"`
+		State       json.RawMessage `json:"state"`
+		Context     json.RawMessage `json:"context"`
+		Action      json.RawMessage `json:"action"`
 	}
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	b, _ := json.Marshal(body)
 	return s.Integrations.Render(r.Context(), c, r.PathValue("integrationName"), b)
 }

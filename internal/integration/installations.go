@@ -71,7 +71,8 @@ func (s *Service) installation(ctx context.Context, tx Tx, c auth.Caller, name, 
 		return it, in, err
 	}
 	if err := s.readInstallation(ctx, c, it, in); err != nil {
-		if apperr.Is(err, apperr.Forbidden) {
+		// Whatever the reason, the caller learns nothing of the installation's organization.
+		if apperr.Is(err, apperr.Forbidden) || apperr.Is(err, apperr.NotFound) {
 			return it, in, apperr.NotFoundf("installation %s not found", id)
 		}
 		return it, in, err

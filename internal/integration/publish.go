@@ -75,6 +75,13 @@ func (s *Service) Publish(ctx context.Context, c auth.Caller, name string, p Pub
 			}
 		}
 		orgID := prev.OrgID
+		if !isNew {
+			// Only the owner's admins publish new versions; to others a private integration
+			// does not exist.
+			if _, err := s.owned(ctx, tx, c, name); err != nil {
+				return err
+			}
+		}
 		if p.Organization != nil {
 			o, err := s.orgs.Lookup(ctx, *p.Organization)
 			if err != nil {
@@ -85,10 +92,10 @@ func (s *Service) Publish(ctx context.Context, c auth.Caller, name string, p Pub
 			} else if !member {
 				return apperr.NotFoundf("organization %s not found", *p.Organization)
 			}
+			if !isNew && o.ID != prev.OrgID {
+				return apperr.Forbiddenf("integration %s belongs to another organization", name)
+			}
 			orgID = o.ID
-		}
-		if !isNew && orgID != prev.OrgID {
-			return apperr.Forbiddenf("integration %s is owned by another organization", name)
 		}
 		if err := s.requireOrgAdmin(ctx, c, orgID); err != nil {
 			return err

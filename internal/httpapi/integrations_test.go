@@ -169,3 +169,22 @@ func TestIntegrationListFilters(t *testing.T) {
 	}
 	e.Get(other, "/v1/orgs/"+e.Org+"/integrations").ExpectError(404)
 }
+
+func TestIntegrationRenderIsChecked(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	publish(e, "widget", nil)
+	// {"componentId":"config","props":{"n":1},"context":{"type":"configuration_account"}}, as
+	// lz-string's compressToEncodedURIComponent gives it.
+	const req = "N4Igxg9gtgDhB2BTeAXAkgExALnAgZgJYDmIANCDAE4QwDOOo8OAjAL4WSqIAeKjIFAE8YiHHnhFiAVyoBDFIQQB9OWEjTUINmyA"
+	e.Get(e.Admin, "/v1/integrations/widget/render?request="+req).ExpectError(503).ExpectMessage("runtime")
+	e.Get(e.Admin, "/v1/integrations/widget/render?request=!!").ExpectError(400)
+	e.Get(e.Admin, "/v1/integrations/nothing/render?request="+req).ExpectError(404)
+	e.Post(e.Admin, "/v1/integrations/widget/render", map[string]any{"props": map[string]any{}, "context": map[string]any{}}).
+		ExpectError(400).ExpectMessage("componentId")
+	e.Post(e.Admin, "/v1/integrations/widget/render", map[string]any{"componentId": "c", "props": map[string]any{},
+		"context": map[string]any{"type": "configuration_account"}}).ExpectError(503)
+	outsider := e.NewUser("Out")
+	publish(e, "hidden", map[string]any{"visibility": "private"})
+	e.Get(outsider, "/v1/integrations/hidden/render?request="+req).ExpectError(404)
+}

@@ -139,9 +139,10 @@ func (s *Service) QueueTask(ctx context.Context, c auth.Caller, name string, tas
 	})
 }
 
-// Render checks a render request for an integration the caller can see and records it as a
-// ui_render event. No script runs inside docsd yet, so there is nothing to answer with:
-// 503 says so.
+// Render checks a render request for an integration the caller can see. No script runs inside
+// docsd yet, so there is nothing to answer with: 503 says so. The request is not kept as an
+// integration event: the public spec's ui_render event needs a full ContentKit context and an
+// installation, which the runtime will supply when it renders.
 func (s *Service) Render(ctx context.Context, c auth.Caller, name string, req json.RawMessage) error {
 	var body struct {
 		ComponentID *string         `json:"componentId"`
@@ -154,27 +155,12 @@ func (s *Service) Render(ctx context.Context, c auth.Caller, name string, req js
 	switch {
 	case body.ComponentID == nil || *body.ComponentID == "":
 		return apperr.Invalidf("componentId: is required")
-	case body.Props == nil || body.Props[0] != '{':
+	case len(body.Props) == 0 || body.Props[0] != '{':
 		return apperr.Invalidf("props: is required (an object)")
-	case body.Context == nil || body.Context[0] != '{':
+	case len(body.Context) == 0 || body.Context[0] != '{':
 		return apperr.Invalidf("context: is required (an object)")
 	}
-	err := s.store.Write(ctx, s.clock.Now(), func(tx Tx) error {
-		it, err := s.visible(ctx, tx, c, name)
-		if err != nil {
-			return err
-		}
-		var payload map[string]any
-		_ = json.Unmarshal(req, &payload)
-		ev := Event{ID: ids.New(), Integration: it.Name, OrgID: it.OrgID, Type: "ui_render", Status: Failed, CreatedAt: tx.Now(),
-			Trace: []LogEntry{{Message: "ui_render of " + *body.ComponentID + ": no integration runtime in this server", Timestamp: tx.Now(), Level: "error"}}}
-		raw, _ := json.Marshal(map[string]any{"eventId": ev.ID, "type": "ui_render", "componentId": *body.ComponentID,
-			"props": payload["props"], "context": payload["context"], "state": payload["state"], "action": payload["action"]})
-		ev.Payload = raw
-		_, err = tx.InsertEvent(ctx, ev)
-		return err
-	})
-	if err != nil {
+	if _, err := s.visible(ctx, s.store.Read(), c, name); err != nil {
 		return err
 	}
 	return apperr.New(apperr.Unavailable, "integration %s: rendering needs the integration runtime, which this server does not run yet", name)

@@ -238,3 +238,28 @@ func TestIntegrationDevelopmentModeRules(t *testing.T) {
 	publish(strict, "devtool", nil)
 	strict.Put(strict.Admin, "/v1/integrations/devtool/dev", map[string]any{"tunnelUrl": tn.srv.URL}).ExpectError(400)
 }
+
+// A retry is a row in the database, not a timer in one process: with a second process on the
+// same database (as after a restart), the event is still delivered.
+func TestIntegrationDeliveryRetrySurvivesAnotherProcess(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	tn := newTunnel(t, 503)
+	devInstallation(e, "durable", tn)
+	e.RunDue()
+	if n := len(tn.requests()); n != 1 {
+		t.Fatalf("first attempt: %d requests", n)
+	}
+	peer := e.Peer()
+	e.Clock.Advance(time.Minute)
+	peer.RunDue()
+	id := e.Get(e.Admin, "/v1/integrations/durable/events").Expect(200).Items()[0]["id"].(string)
+	if status, trace := eventTrace(e, "durable", id); status != "success" || len(tn.requests()) != 2 {
+		t.Fatalf("after the retry: %s, %d requests, %v", status, len(tn.requests()), trace)
+	}
+	var env struct{ APIEndpoint string }
+	_ = json.Unmarshal([]byte(tn.requests()[1].fields["environment"]), &env)
+	if env.APIEndpoint == "" {
+		t.Fatalf("no apiEndpoint in the retried delivery")
+	}
+}

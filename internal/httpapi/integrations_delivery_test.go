@@ -263,3 +263,26 @@ func TestIntegrationDeliveryRetrySurvivesAnotherProcess(t *testing.T) {
 		t.Fatalf("no apiEndpoint in the retried delivery")
 	}
 }
+
+// Development mode sends the owner's own events, and every organization's with all.
+func TestIntegrationDevelopmentModeAll(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	tn := newTunnel(t)
+	publish(e, "shared", nil)
+	e.Put(e.Admin, "/v1/integrations/shared/dev", map[string]any{"tunnelUrl": tn.srv.URL}).Expect(204)
+	customer := e.NewUser("Cy")
+	corp := e.NewOrg(customer, "Cy Corp")
+	e.Post(customer, "/v1/integrations/shared/installations", map[string]any{"organization": corp}).Expect(201)
+	deliverAll(e)
+	if n := len(tn.requests()); n != 0 {
+		t.Fatalf("another organization's event went to the tunnel without all: %d requests", n)
+	}
+	e.Put(e.Admin, "/v1/integrations/shared/dev", map[string]any{"tunnelUrl": tn.srv.URL, "all": true}).Expect(204)
+	in := e.Get(customer, "/v1/orgs/"+corp+"/installations").Expect(200).Items()[0]["installation"].(map[string]any)["id"].(string)
+	e.Patch(customer, "/v1/integrations/shared/installations/"+in, map[string]any{"externalIds": []string{"c"}}).Expect(200)
+	deliverAll(e)
+	if n := len(tn.requests()); n != 1 {
+		t.Fatalf("with all, the tunnel got %d requests", n)
+	}
+}

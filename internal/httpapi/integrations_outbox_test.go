@@ -44,15 +44,19 @@ func TestIntegrationEventsFromChanges(t *testing.T) {
 	e.RunDue()
 	e.RunDue() // a second pass writes nothing twice
 
-	if got := strings.Join(eventsOf(e, "watcher"), "\n"); got != strings.Join([]string{
-		"installation_setup  " + w, "space_content_updated " + sp + " " + w, "space_installation_setup " + sp + " " + w,
-		"space_visibility_updated " + sp + " " + w}, "\n") {
-		t.Fatalf("watcher's events:\n%s", got)
+	sorted := func(lines ...string) string {
+		sort.Strings(lines)
+		return strings.Join(lines, "\n")
 	}
-	if got := strings.Join(eventsOf(e, "everywhere"), "\n"); got != strings.Join([]string{
-		"installation_setup  " + all, "installation_setup  " + all, "space_content_updated " + other + " " + all,
-		"space_content_updated " + sp + " " + all, "space_visibility_updated " + sp + " " + all}, "\n") {
-		t.Fatalf("everywhere's events:\n%s", got)
+	if got, want := strings.Join(eventsOf(e, "watcher"), "\n"), sorted(
+		"installation_setup  "+w, "space_content_updated "+sp+" "+w, "space_installation_setup "+sp+" "+w,
+		"space_visibility_updated "+sp+" "+w); got != want {
+		t.Fatalf("watcher's events:\n%s\nwant\n%s", got, want)
+	}
+	if got, want := strings.Join(eventsOf(e, "everywhere"), "\n"), sorted(
+		"installation_setup  "+all, "installation_setup  "+all, "space_content_updated "+other+" "+all,
+		"space_content_updated "+sp+" "+all, "space_visibility_updated "+sp+" "+all); got != want {
+		t.Fatalf("everywhere's events:\n%s\nwant\n%s", got, want)
 	}
 	// The content event names the new revision; the visibility event both visibilities.
 	for _, it := range e.WalkList(e.Admin, "/v1/integrations/watcher/events", 100) {

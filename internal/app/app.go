@@ -73,6 +73,7 @@ type App struct {
 	Sites          *site.Service
 	Integrations   *integration.Service
 	Deliveries     *delivery.Deliverer // sends integration events; knows the base URL once listening
+	SiteViews      *integration.Views  // samples published pages served into site_view events
 	Search         *search.Service
 	Blobs          blob.Store
 	Cursors        *paging.Codec
@@ -189,6 +190,7 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		seal.New("docsd-integration-secrets", secretsKey), deliveryClient, a.Clock)
 	a.Deliveries = &delivery.Deliverer{Integrations: a.Integrations, Orgs: a.Orgs, Client: deliveryClient, Clock: a.Clock}
 	a.Deliveries.Register(a.Jobs)
+	a.SiteViews = a.Integrations.NewViews(siteViewPeriod)
 	if err := a.Outbox.Register(ctx, integration.Consumer, a.Integrations.HandleEvents); err != nil {
 		db.Close()
 		return nil, err
@@ -220,7 +222,7 @@ func (a *App) Listen() error {
 		PDF:          a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
 		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
-			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}},
+			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}, Views: a.SiteViews},
 	}
 	deps.Collectors = a.metricCollectors()
 	deps.Generation = a.DB.Generation
@@ -253,6 +255,7 @@ func (a *App) Serve(ctx context.Context) error {
 	a.Jobs.Start(ctx)
 	a.Outbox.Start(ctx)
 	defer a.Outbox.Stop()
+	go a.SiteViews.Run(ctx)
 	listenCtx, stopListening := context.WithCancel(ctx)
 	defer stopListening()
 	go a.DB.ListenEvents(listenCtx, a.Outbox.Wake)
@@ -279,6 +282,9 @@ func (a *App) Serve(ctx context.Context) error {
 	}
 	return err
 }
+
+// siteViewPeriod is how often, at most, a view of one site becomes site_view events.
+const siteViewPeriod = 10 * time.Second
 
 // outboxPruneJob is the periodic job that deletes events older than the retention period.
 const outboxPruneJob = "outbox.prune"

@@ -159,13 +159,21 @@ func TestIntegrationListFilters(t *testing.T) {
 	if n := len(e.WalkList(e.Admin, "/v1/integrations", 1)); n != 4 {
 		t.Fatalf("walk by one: %d integrations", n)
 	}
-	// listOrganizationIntegrations: the organization's own, to its members.
-	var own []string
-	for _, it := range e.Get(e.Admin, "/v1/orgs/"+e.Org+"/integrations?target=site").Expect(200).Items() {
-		own = append(own, it["name"].(string))
+	// listOrganizationIntegrations: what the organization may install (public ones and its own),
+	// to its members.
+	e.Post(other, "/v1/integrations/others-secret", integrationBody(otherOrg, map[string]any{"visibility": "private"})).Expect(200)
+	avail := func(a apitest.Actor, org, q string) string {
+		var out []string
+		for _, it := range e.Get(a, "/v1/orgs/"+org+"/integrations"+q).Expect(200).Items() {
+			out = append(out, it["name"].(string))
+		}
+		return strings.Join(out, ",")
 	}
-	if strings.Join(own, ",") != "charts,site-tracker" {
-		t.Fatalf("organization's integrations: %v", own)
+	if got := avail(e.Admin, e.Org, "?target=site"); got != "charts,others-tool,site-tracker" {
+		t.Fatalf("organization's integrations: %v", got)
+	}
+	if got := avail(other, otherOrg, ""); got != "charts,git-mirror,others-secret,others-tool,site-tracker" {
+		t.Fatalf("the other organization's integrations: %v", got)
 	}
 	e.Get(other, "/v1/orgs/"+e.Org+"/integrations").ExpectError(404)
 }

@@ -32,7 +32,7 @@ type Filter struct {
 	Owner          string // organization id
 	Scope          string
 	Target         string
-	OrgID          string // owned by this organization (listOrganizationIntegrations)
+	OrgID          string // available to this organization: public ones and its own (listOrganizationIntegrations)
 }
 
 func (f Filter) match(it Integration) bool {
@@ -53,7 +53,7 @@ func (f Filter) match(it Integration) bool {
 	if f.Target != "" && it.Target != f.Target && it.Target != "all" {
 		return false
 	}
-	if f.Owner != "" && it.OrgID != f.Owner || f.OrgID != "" && it.OrgID != f.OrgID {
+	if f.Owner != "" && it.OrgID != f.Owner || f.OrgID != "" && it.OrgID != f.OrgID && it.Visibility != "public" {
 		return false
 	}
 	if f.Blocks != nil && (len(m.Blocks) > 0) != *f.Blocks {
@@ -102,6 +102,8 @@ func (s *Service) view(ctx context.Context, c auth.Caller, it Integration) (View
 
 // List returns the integrations the caller may see that match f, by name. Unlisted ones are
 // listed only to their owner's members or when the owner filter names their organization.
+// With f.OrgID (a member's), the list is what that organization may install: every public
+// integration and its own.
 func (s *Service) List(ctx context.Context, c auth.Caller, f Filter, page paging.Request) (paging.Result[View], error) {
 	if f.OrgID != "" {
 		if err := s.requireOrgMember(ctx, c, f.OrgID); err != nil {
@@ -117,7 +119,7 @@ func (s *Service) List(ctx context.Context, c auth.Caller, f Filter, page paging
 		if !f.match(it) {
 			continue
 		}
-		if it.Visibility != "public" {
+		if it.Visibility != "public" && it.OrgID != f.OrgID {
 			_, member, err := s.member(ctx, c, it.OrgID)
 			if err != nil {
 				return paging.Result[View]{}, err

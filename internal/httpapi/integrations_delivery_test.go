@@ -286,3 +286,35 @@ func TestIntegrationDevelopmentModeAll(t *testing.T) {
 		t.Fatalf("with all, the tunnel got %d requests", n)
 	}
 }
+
+// An event about a space installation carries it in the environment, with its signing secret.
+func TestIntegrationDeliverySpaceInstallationEnvironment(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	tn := newTunnel(t)
+	inst := devInstallation(e, "spacey", tn)
+	sp := titledSpace(t, e, "Spacey")
+	e.Post(e.Admin, inst+"/spaces", map[string]any{"space": sp}).Expect(201)
+	deliverAll(e)
+	var found bool
+	for _, req := range tn.requests() {
+		var env struct {
+			SpaceInstallation struct{ Space, Installation string } `json:"spaceInstallation"`
+			SigningSecrets    map[string]string                    `json:"signingSecrets"`
+		}
+		if err := json.Unmarshal([]byte(req.fields["environment"]), &env); err != nil {
+			t.Fatal(err)
+		}
+		if env.SpaceInstallation.Space == "" {
+			continue
+		}
+		found = true
+		s := env.SigningSecrets
+		if env.SpaceInstallation.Space != sp || s["spaceInstallation"] == "" || s["spaceInstallation"] == s["installation"] {
+			t.Fatalf("environment: %s", req.fields["environment"])
+		}
+	}
+	if !found {
+		t.Fatalf("no delivery carried the space installation (%d requests)", len(tn.requests()))
+	}
+}

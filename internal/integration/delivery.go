@@ -2,6 +2,9 @@ package integration
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,8 +23,9 @@ type Delivery struct {
 	Tunnel       string // where to send it; "" when it has nowhere to go
 	Attempt      int    // this attempt's number, from 1
 	Secrets      map[string]string
-	// SigningSecrets are the integration's and the installation's.
-	SigningIntegration, SigningInstallation string
+	// SigningSecrets are the integration's, the installation's and the space or site
+	// installation's (derived from the installation's, so nothing more is stored).
+	SigningIntegration, SigningInstallation, SigningContent string
 	// APIToken is a fresh installation token for the script to call the API with ("" without an
 	// installation).
 	APIToken string
@@ -82,6 +86,9 @@ func (s *Service) Delivery(ctx context.Context, p DeliveryJobPayload) (d Deliver
 				}
 				d.APIToken = tok
 				d.Content = s.contentOf(ctx, tx, in, ev)
+				if d.Content != nil {
+					d.SigningContent = ContentSigningSecret(d.SigningInstallation, *d.Content)
+				}
 			} else if !errors.Is(err, ErrNotFound) {
 				return err
 			}
@@ -175,4 +182,12 @@ func (s *Service) RecordOutcome(ctx context.Context, d Delivery, o Outcome) erro
 		}
 		return tx.SetDevelopment(ctx, it.Name, dev)
 	})
+}
+
+// ContentSigningSecret is a space or site installation's signing secret: an HMAC of its kind
+// and target under the installation's secret.
+func ContentSigningSecret(installationSecret string, ci ContentInstallation) string {
+	m := hmac.New(sha256.New, []byte(installationSecret))
+	m.Write([]byte(string(ci.Kind) + ":" + ci.TargetID))
+	return hex.EncodeToString(m.Sum(nil))
 }

@@ -191,11 +191,13 @@ func (d *Deliverer) environment(ctx context.Context, dl integration.Delivery) ([
 	}
 	if ci := dl.Content; ci != nil {
 		w := urls.FromContentInstallation(*ci, ci.TargetID)
+		key := "siteInstallation"
 		if ci.Kind == integration.SpaceKind {
-			env["spaceInstallation"] = w
-		} else {
-			env["siteInstallation"] = w
+			key = "spaceInstallation"
 		}
+		env[key] = w
+		env["signingSecrets"] = map[string]string{"integration": dl.SigningIntegration,
+			"installation": dl.SigningInstallation, key: dl.SigningContent}
 	}
 	return json.Marshal(env)
 }

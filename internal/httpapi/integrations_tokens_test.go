@@ -1,10 +1,13 @@
 package httpapi_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"docsd/internal/apitest"
+	"docsd/internal/auth"
 )
 
 func TestIntegrationInstallationTokens(t *testing.T) {
@@ -54,4 +57,68 @@ func TestIntegrationInstallationTokens(t *testing.T) {
 	e.Clock.Advance(61 * time.Minute)
 	e.Get(reader, "/v1/spaces/"+covered).ExpectError(401)
 	e.Get(apitest.Actor{Name: "forged", Token: "dsdi_" + "x"}, "/v1/spaces/"+covered).ExpectError(401)
+}
+
+// The installation tokens' matrix: each scope set, on a space the installation covers and on one
+// it does not, against operations needing read, edit and admin. Without read access the space
+// does not exist (404); with less than the operation needs it is refused (403).
+func TestIntegrationInstallationTokenMatrix(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	covered, uncovered := titledSpace(t, e, "Covered"), titledSpace(t, e, "Elsewhere")
+	type op struct {
+		name, method, path string
+		body               any
+		min                auth.Role
+		ok                 int
+	}
+	ops := []op{
+		{"read the space", "GET", "/v1/spaces/%s", nil, auth.Read, 200},
+		{"read its content", "GET", "/v1/spaces/%s/content", nil, auth.Read, 200},
+		{"change its language", "PATCH", "/v1/spaces/%s", map[string]any{"language": "fr"}, auth.Edit, 200},
+		{"rename it", "PATCH", "/v1/spaces/%s", map[string]any{"title": "Renamed"}, auth.Admin, 200},
+	}
+	scopeSets := map[string][]string{
+		"no space scope":      {"site:script:inject"},
+		"space:metadata:read": {"space:metadata:read"},
+		"space:content:read":  {"space:content:read"},
+		"space:content:write": {"space:content:write", "space:content:read"},
+	}
+	roles := map[string]auth.Role{"no space scope": auth.Guest, "space:metadata:read": auth.Read,
+		"space:content:read": auth.Read, "space:content:write": auth.Edit}
+	cases := 0
+	for label, scopes := range scopeSets {
+		name := "matrix-" + strings.ReplaceAll(strings.ReplaceAll(label, ":", "-"), " ", "-")
+		publish(e, name, map[string]any{"scopes": scopes})
+		in := e.Post(e.Admin, "/v1/integrations/"+name+"/installations", map[string]any{"organization": e.Org}).Expect(201).Str("id")
+		e.Post(e.Admin, "/v1/integrations/"+name+"/installations/"+in+"/spaces", map[string]any{"space": covered}).Expect(201)
+		tok := apitest.Actor{Name: name, Token: e.Post(e.Admin, "/v1/integrations/"+name+"/installations/"+in+"/tokens", nil).Expect(200).Str("token")}
+		for _, target := range []string{covered, uncovered} {
+			role := auth.Guest
+			if target == covered {
+				role = roles[label]
+			}
+			for _, o := range ops {
+				want := o.ok
+				switch {
+				case !role.AtLeast(auth.Read):
+					want = 404
+				case !role.AtLeast(o.min):
+					want = 403
+				}
+				t.Run(label+"/"+o.name+"/"+map[bool]string{true: "covered", false: "not covered"}[target == covered], func(t *testing.T) {
+					env := *e
+					env.T = t
+					r := env.Do(tok, o.method, fmt.Sprintf(o.path, target), o.body)
+					if want >= 400 {
+						r.ExpectError(want)
+					} else {
+						r.Expect(want)
+					}
+				})
+				cases++
+			}
+		}
+	}
+	t.Logf("installation token matrix: %d cases", cases)
 }

@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -262,6 +263,12 @@ func (s *Server) serveAuthenticated(w http.ResponseWriter, r *http.Request, arri
 		c, err := s.Integrations.Authenticate(r.Context(), tok)
 		if err != nil {
 			return err
+		}
+		// Changes outside the integration operations are authored by a user (a change
+		// request, a comment, a revision); an installation has none yet, so its token reads
+		// there and changes nothing. The same answer for every path tells nothing of what exists.
+		if r.Method != http.MethodGet && r.Method != http.MethodHead && !strings.HasPrefix(r.URL.Path, "/v1/integrations/") {
+			return apperr.Forbiddenf("an installation token can read, and change only its integration's objects")
 		}
 		return h(w, r.WithContext(auth.WithCaller(r.Context(), c)), c)
 	}

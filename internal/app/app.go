@@ -191,6 +191,7 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Deliveries = &delivery.Deliverer{Integrations: a.Integrations, Orgs: a.Orgs, Client: deliveryClient, Clock: a.Clock}
 	a.Deliveries.Register(a.Jobs)
 	a.SiteViews = a.Integrations.NewViews(siteViewPeriod)
+	a.Jobs.Every(integration.PruneJob, time.Hour, a.Integrations.PruneEvents)
 	if err := a.Outbox.Register(ctx, integration.Consumer, a.Integrations.HandleEvents); err != nil {
 		db.Close()
 		return nil, err

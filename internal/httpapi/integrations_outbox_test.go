@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"docsd/internal/apitest"
 )
@@ -72,5 +73,21 @@ func TestIntegrationEventsFromChanges(t *testing.T) {
 				t.Errorf("visibility event: %s", p)
 			}
 		}
+	}
+}
+
+// Events older than the retention period go; newer ones stay.
+func TestIntegrationEventsPruned(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	publish(e, "old", nil)
+	in := e.Post(e.Admin, "/v1/integrations/old/installations", map[string]any{"organization": e.Org}).Expect(201).Str("id")
+	e.Clock.Advance(31 * 24 * time.Hour)
+	e.Patch(e.Admin, "/v1/integrations/old/installations/"+in, map[string]any{"externalIds": []string{"n"}}).Expect(200)
+	if err := e.App.Integrations.PruneEvents(t.Context(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := eventsOf(e, "old"); len(got) != 1 {
+		t.Fatalf("after pruning: %v", got)
 	}
 }

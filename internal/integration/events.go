@@ -165,3 +165,15 @@ func (s *Service) Render(ctx context.Context, c auth.Caller, name string, req js
 	}
 	return apperr.New(apperr.Unavailable, "integration %s: rendering needs the integration runtime, which this server does not run yet", name)
 }
+
+// PruneJob is the periodic job that deletes events older than EventRetention.
+const PruneJob = "integration.events.prune"
+
+// PruneEvents deletes events older than EventRetention: an integration's event history is for
+// following and debugging deliveries, not an archive.
+func (s *Service) PruneEvents(ctx context.Context, _ json.RawMessage) error {
+	return s.store.Write(ctx, s.clock.Now(), func(tx Tx) error {
+		_, err := tx.PruneEvents(ctx, tx.Now().Add(-EventRetention))
+		return err
+	})
+}

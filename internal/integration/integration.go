@@ -55,6 +55,7 @@ const (
 	InstallationTokenTTL   = time.Hour
 	DevelopmentModeTTL     = 30 * time.Minute
 	DevelopmentMaxFailures = 5
+	EventRetention         = 30 * 24 * time.Hour
 )
 
 // Manifest is what a publication describes besides its script: kept as published.
@@ -214,6 +215,8 @@ type Tx interface {
 	UpdateEvent(ctx context.Context, ev Event) error
 	Event(ctx context.Context, name, id string) (Event, error)
 	Events(ctx context.Context, name string, page paging.Request) (paging.Result[Event], error)
+	// PruneEvents deletes events created before cutoff and returns how many went.
+	PruneEvents(ctx context.Context, cutoff time.Time) (int64, error)
 
 	// EnqueueDelivery queues the job that delivers an event, in this transaction.
 	EnqueueDelivery(ctx context.Context, name, eventID string, runAt time.Time) error

@@ -379,3 +379,11 @@ func (t integrationTx) TokenInstallation(ctx context.Context, hash string, now t
 		FROM integration_tokens tk JOIN integration_installations i ON i.id = tk.installation_id
 		WHERE tk.hash = ? AND tk.expires_at > ?`, hash, Micros(now)).Scan)
 }
+
+func (t integrationTx) PruneEvents(ctx context.Context, cutoff time.Time) (int64, error) {
+	res, err := t.q.Exec(ctx, `DELETE FROM integration_events WHERE created_at < ?`, Micros(cutoff))
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}

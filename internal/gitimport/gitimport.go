@@ -21,6 +21,7 @@ import (
 	"docsd/internal/auth"
 	"docsd/internal/blob"
 	"docsd/internal/content"
+	"docsd/internal/contenttree"
 	"docsd/internal/fetch"
 	"docsd/internal/gitbookimport"
 	"docsd/internal/gitfetch"
@@ -48,7 +49,7 @@ type Enqueuer interface {
 type Runs interface {
 	Track(ctx context.Context, c auth.Caller, orgID, spaceID, source string) (importrun.Run, error)
 	Begin(ctx context.Context, runID string) (bool, error)
-	CompleteIn(ctx context.Context, tx content.Tx, runID, revision string) error
+	CompleteIn(ctx context.Context, tx content.Tx, runID, revision string, tree *contenttree.Tree, warnings []string) error
 	Fail(ctx context.Context, runID string, err error)
 }
 
@@ -253,12 +254,12 @@ func (s *Service) HandleJob(ctx context.Context, raw json.RawMessage) error {
 			return nil // cancelled before it started, or done by an earlier attempt
 		}
 	}
-	var also func(context.Context, content.Tx, content.Revision) error
+	var also content.AfterImport
 	if p.Run != "" && s.Runs != nil {
-		// The run completes with the content, in one transaction; a run cancelled meanwhile
-		// stops the commit.
-		also = func(ctx context.Context, tx content.Tx, rev content.Revision) error {
-			return s.Runs.CompleteIn(ctx, tx, p.Run, rev.ID)
+		// The run completes with the content, in one transaction, listing the pages it made
+		// and what the import warned of; a run cancelled meanwhile stops the commit.
+		also = func(ctx context.Context, tx content.Tx, rev content.Revision, tree *contenttree.Tree) error {
+			return s.Runs.CompleteIn(ctx, tx, p.Run, rev.ID, tree, res.Warnings)
 		}
 	}
 	_, _, err = s.content.ImportAlso(ctx, auth.Caller{UserID: p.User}, p.Space, res, s.blobs, also)

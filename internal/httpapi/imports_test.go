@@ -202,7 +202,7 @@ func TestUploadURLRefusals(t *testing.T) {
 	})
 	t.Run("bad requests name the field", func(t *testing.T) {
 		base := "/v1/orgs/" + e.Org + "/storage/upload"
-		e.Post(e.Admin, base, map[string]any{"file": map[string]any{"name": "a.docx", "type": "x", "size": 5}, "kind": "import_file"}).Expect(400).ExpectMessage("file.name", ".docx")
+		e.Post(e.Admin, base, map[string]any{"file": map[string]any{"name": "a.pdf", "type": "x", "size": 5}, "kind": "import_file"}).Expect(400).ExpectMessage("file.name", ".docx")
 		e.Post(e.Admin, base, map[string]any{"file": map[string]any{"name": "a.md", "type": "text/markdown", "size": 5}, "kind": "other"}).Expect(400).ExpectMessage("kind")
 		e.Post(e.Admin, base, map[string]any{"file": map[string]any{"name": "a.md", "type": "text/markdown", "size": importrun.UploadMaxBytes + 1}, "kind": "import_file"}).Expect(400).ExpectMessage("file.size")
 		e.Post(e.NewUser("outsider"), base, map[string]any{"file": map[string]any{"name": "a.md", "type": "text/markdown", "size": 5}, "kind": "import_file"}).Expect(404)

@@ -189,6 +189,10 @@ func (s *Service) readFiles(ctx context.Context, r Run) (*gitbookimport.Result, 
 			}
 		case formatMarkdown:
 			part = singlePage(u.Name, "", string(data))
+		case formatDocx:
+			if part, err = s.readDocx(ctx, i, u.Name, data); err != nil {
+				return nil, nil, nil, err
+			}
 		case formatHTML:
 			title, md, err := webimport.HTMLToMarkdown(data, u.Name)
 			if err != nil {

@@ -182,3 +182,40 @@ func TestQueuedGitImportRunListsPagesAndWarnings(t *testing.T) {
 		t.Fatalf("run %+v", run)
 	}
 }
+
+func TestCommittedImportsAreCompletedRuns(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	tree := map[string]string{"README.md": "# Home\n", "SUMMARY.md": "# Summary\n\n* [Home](README.md)\n* [Tagged](tagged.md)\n",
+		"tagged.md": sparklePage}
+	t.Run("an archive", func(t *testing.T) {
+		sp := newSpace(t, e, e.Admin, e.Org, nil)
+		r := e.Upload(e.Admin, "POST", "/v1/spaces/"+sp+"/content/import", "application/zip", zipOf(t, tree)).Expect(201)
+		runURL := r.Header.Get("X-Docsd-Import-Run")
+		if r.Header.Get("X-Docsd-Import") != "committed" || !strings.HasPrefix(runURL, e.URL+"/v1/org/"+e.Org+"/imports/") {
+			t.Fatalf("headers %v", r.Header)
+		}
+		run := readRun(t, e, strings.TrimPrefix(runURL, e.URL))
+		checkRunPages(t, e, sp, run)
+		if len(run.Pages) != 2 || !sparkleWarned(run, "tagged.md") {
+			t.Fatalf("run %+v", run)
+		}
+		if ids := e.Get(e.Admin, "/v1/org/"+e.Org+"/imports?space="+sp).Expect(200).IDs(); len(ids) != 1 || !strings.HasSuffix(runURL, "/"+ids[0]) {
+			t.Errorf("runs of the space: %v", ids)
+		}
+	})
+	t.Run("a Git repository", func(t *testing.T) {
+		sp := newSpace(t, e, e.Admin, e.Org, nil)
+		repo := gittest.Serve(t, tree)
+		r := gitImport(e, e.Admin, sp, map[string]any{"url": repo.URL, "ref": "main"}).Expect(204)
+		runURL := r.Header.Get("X-Docsd-Import-Run")
+		if r.Header.Get("X-Docsd-Import") != "committed" || runURL == "" {
+			t.Fatalf("headers %v", r.Header)
+		}
+		run := readRun(t, e, strings.TrimPrefix(runURL, e.URL))
+		checkRunPages(t, e, sp, run)
+		if len(run.Pages) != 2 || !sparkleWarned(run, "tagged.md") {
+			t.Fatalf("run %+v", run)
+		}
+	})
+}

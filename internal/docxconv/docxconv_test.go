@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"image/png"
-	"os"
 	"strings"
 	"testing"
 
@@ -12,18 +11,11 @@ import (
 	"docsd/internal/docxconv/docxtest"
 )
 
-// converter is pandoc when it is installed. A plain `go test ./...` skips without it; CI
-// installs it and sets DOCSD_TEST_PANDOC=required, so that a missing pandoc fails instead.
+// converter is pandoc, when it is installed (see docxtest.NeedPandoc).
 func converter(t *testing.T) docxconv.Converter {
 	t.Helper()
-	c := docxconv.Converter{Program: "pandoc"}
-	if !c.Available() {
-		if os.Getenv("DOCSD_TEST_PANDOC") == "required" {
-			t.Fatal("DOCSD_TEST_PANDOC=required but pandoc is not installed (apt-get install pandoc)")
-		}
-		t.Skip("pandoc not installed")
-	}
-	return c
+	docxtest.NeedPandoc(t)
+	return docxconv.Converter{Program: "pandoc"}
 }
 
 func TestConvertWordDocument(t *testing.T) {

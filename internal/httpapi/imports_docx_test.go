@@ -1,8 +1,6 @@
 package httpapi_test
 
 import (
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -12,18 +10,6 @@ import (
 )
 
 const docxType = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
-
-// needPandoc skips a test that converts .docx files when pandoc is not installed, unless
-// DOCSD_TEST_PANDOC=required (as CI sets it, having installed pandoc), which fails it.
-func needPandoc(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("pandoc"); err != nil {
-		if os.Getenv("DOCSD_TEST_PANDOC") == "required" {
-			t.Fatal("DOCSD_TEST_PANDOC=required but pandoc is not installed (apt-get install pandoc)")
-		}
-		t.Skip("pandoc not installed")
-	}
-}
 
 // uploadedBytes puts a file through an upload URL and returns its key.
 func uploadedBytes(t *testing.T, e *apitest.Env, name, typ string, data []byte) string {
@@ -36,7 +22,7 @@ func uploadedBytes(t *testing.T, e *apitest.Env, name, typ string, data []byte) 
 }
 
 func TestFileImportRunOfWordDocument(t *testing.T) {
-	needPandoc(t)
+	docxtest.NeedPandoc(t)
 	t.Parallel()
 	e := apitest.New(t)
 	sp := newSpace(t, e, e.Admin, e.Org, nil)

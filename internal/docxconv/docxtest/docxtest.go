@@ -10,8 +10,23 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"os"
+	"os/exec"
 	"strings"
+	"testing"
 )
+
+// NeedPandoc skips a test that converts .docx files when pandoc is not installed, unless
+// DOCSD_TEST_PANDOC=required (as CI sets it, having installed pandoc), which fails it.
+func NeedPandoc(tb testing.TB) {
+	tb.Helper()
+	if _, err := exec.LookPath("pandoc"); err != nil {
+		if os.Getenv("DOCSD_TEST_PANDOC") == "required" {
+			tb.Fatal("DOCSD_TEST_PANDOC=required but pandoc is not installed (apt-get install pandoc)")
+		}
+		tb.Skip("pandoc not installed")
+	}
+}
 
 // Doc is what a test document holds: a title (Heading 1), a paragraph with a link, a
 // section (Heading 2) with a bulleted and a numbered list, a table and an image.

@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -31,26 +30,8 @@ func readRun(t *testing.T, e *apitest.Env, runPath string) runReport {
 // contentPageIDs lists the ids of the space's pages, depth first, as the content lists them.
 func contentPageIDs(t *testing.T, e *apitest.Env, spaceID string) []string {
 	t.Helper()
-	var body struct {
-		Pages []json.RawMessage `json:"pages"`
-	}
-	e.Get(e.Admin, "/v1/spaces/"+spaceID+"/content/pages").Expect(200).JSON(&body)
 	var out []string
-	var walk func(raw []json.RawMessage)
-	walk = func(raw []json.RawMessage) {
-		for _, r := range raw {
-			var p struct {
-				ID    string            `json:"id"`
-				Pages []json.RawMessage `json:"pages"`
-			}
-			if err := json.Unmarshal(r, &p); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, p.ID)
-			walk(p.Pages)
-		}
-	}
-	walk(body.Pages)
+	walkPages(t, e, spaceID, func(id, _ string, _ int) { out = append(out, id) })
 	return out
 }
 

@@ -64,26 +64,36 @@ func waitRun(t *testing.T, e *apitest.Env, id string) *apitest.Resp {
 	}
 }
 
-func pageTitles(t *testing.T, e *apitest.Env, spaceID string) []string {
+// walkPages calls fn for each page of the space's current content, depth first, as the
+// content lists them.
+func walkPages(t *testing.T, e *apitest.Env, spaceID string, fn func(id, title string, depth int)) {
 	t.Helper()
 	var body struct {
 		Pages []json.RawMessage `json:"pages"`
 	}
 	e.Get(e.Admin, "/v1/spaces/"+spaceID+"/content/pages").Expect(200).JSON(&body)
-	var out []string
 	var walk func(raw []json.RawMessage, depth int)
 	walk = func(raw []json.RawMessage, depth int) {
 		for _, r := range raw {
 			var p struct {
+				ID    string            `json:"id"`
 				Title string            `json:"title"`
 				Pages []json.RawMessage `json:"pages"`
 			}
-			json.Unmarshal(r, &p)
-			out = append(out, strings.Repeat(">", depth)+p.Title)
+			if err := json.Unmarshal(r, &p); err != nil {
+				t.Fatal(err)
+			}
+			fn(p.ID, p.Title, depth)
 			walk(p.Pages, depth+1)
 		}
 	}
 	walk(body.Pages, 0)
+}
+
+func pageTitles(t *testing.T, e *apitest.Env, spaceID string) []string {
+	t.Helper()
+	var out []string
+	walkPages(t, e, spaceID, func(_, title string, depth int) { out = append(out, strings.Repeat(">", depth)+title) })
 	return out
 }
 

@@ -1,0 +1,275 @@
+package jsrun
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"modernc.org/quickjs"
+
+	"docsd/internal/fetch"
+)
+
+// The web APIs, as JavaScript over the host operations, evaluated in order (their names sort
+// as they depend on one another) into every fresh VM before the script.
+//
+//go:embed js/*.js
+var polyfills embed.FS
+
+var prelude struct {
+	once sync.Once
+	code []byte
+	err  error
+}
+
+func preludeBytecode() ([]byte, error) {
+	prelude.once.Do(func() {
+		entries, err := polyfills.ReadDir("js")
+		if err != nil {
+			prelude.err = err
+			return
+		}
+		names := make([]string, 0, len(entries))
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		sort.Strings(names)
+		var sb strings.Builder
+		sb.WriteString("(function(){\n")
+		for _, n := range names {
+			b, err := polyfills.ReadFile("js/" + n)
+			if err != nil {
+				prelude.err = err
+				return
+			}
+			sb.Write(b)
+			sb.WriteString("\n")
+		}
+		sb.WriteString("})();\n")
+		prelude.code, prelude.err = compile(sb.String(), "prelude.js")
+	})
+	return prelude.code, prelude.err
+}
+
+// Runner invokes prepared scripts under one set of limits and one outbound policy. It is safe
+// for concurrent use: every invocation has its own VM.
+type Runner struct {
+	fetcher *fetch.Client
+	limits  Limits
+}
+
+// NewRunner builds a Runner. fetcher is the outbound client scripts' fetch() goes through;
+// nil makes every fetch fail.
+func NewRunner(fetcher *fetch.Client, limits Limits) *Runner {
+	return &Runner{fetcher: fetcher, limits: limits.withDefaults()}
+}
+
+// invocation is one run of a script: its VM's host state and its trace.
+type invocation struct {
+	ctx      context.Context
+	deadline time.Time
+	limits   Limits
+	fetcher  *fetch.Client
+	req      Request
+	env      any
+	trace    Trace
+	logBytes int
+}
+
+// Invoke runs script in a fresh VM: it evaluates the script, hands req to its default export's
+// fetch(request, env, ctx), runs promise jobs and timers until the response and every
+// ctx.waitUntil promise settle, and returns the response. The trace is always returned; a
+// failed invocation (a thrown error, a limit reached) also returns an *InvokeError.
+func (r *Runner) Invoke(ctx context.Context, script *Script, req Request, env any) (*Response, *Trace, error) {
+	start := time.Now()
+	inv := &invocation{ctx: ctx, deadline: start.Add(r.limits.Time), limits: r.limits, fetcher: r.fetcher, req: req, env: env}
+	if d, ok := ctx.Deadline(); ok && d.Before(inv.deadline) {
+		inv.deadline = d
+	}
+	if inv.req.Method == "" {
+		inv.req.Method = http.MethodGet
+	}
+	if inv.env == nil {
+		inv.env = map[string]any{}
+	}
+	res, err := inv.run(script)
+	inv.trace.Duration = time.Since(start)
+	if err != nil {
+		inv.trace.Failed = true
+		inv.trace.Error = err.Error()
+		return nil, &inv.trace, err
+	}
+	return res, &inv.trace, nil
+}
+
+func (inv *invocation) run(script *Script) (*Response, error) {
+	pre, err := preludeBytecode()
+	if err != nil {
+		return nil, fmt.Errorf("jsrun: the web APIs do not compile: %w", err)
+	}
+	vm, err := quickjs.NewVM()
+	if err != nil {
+		return nil, err
+	}
+	defer vm.Close()
+	vm.SetMemoryLimit(uintptr(inv.limits.Memory))
+	vm.SetMaxStackSize(uintptr(inv.limits.Stack))
+	if err := vm.RegisterHostFunc("__docsd_host", inv.host); err != nil {
+		return nil, err
+	}
+	// A cancelled caller stops the script at once; the loop below sees ctx.Err() after.
+	stop := context.AfterFunc(inv.ctx, vm.Interrupt)
+	defer stop()
+
+	// arm gives the next call into the engine what is left of the invocation's time.
+	arm := func() error {
+		left := time.Until(inv.deadline)
+		if err := inv.ctx.Err(); err != nil {
+			return &InvokeError{Kind: ErrTimeLimit, Message: "the invocation was cancelled: " + err.Error()}
+		}
+		if left <= 0 {
+			return inv.timeLimit()
+		}
+		return vm.SetEvalTimeout(left)
+	}
+	eval := func(code string) (string, error) {
+		if err := arm(); err != nil {
+			return "", err
+		}
+		v, err := vm.Eval(code, quickjs.EvalGlobal)
+		if err != nil {
+			return "", inv.classify(err.Error())
+		}
+		s, _ := v.(string)
+		return s, nil
+	}
+	for _, bc := range [][]byte{pre, script.bytecode} {
+		if err := arm(); err != nil {
+			return nil, err
+		}
+		if _, err := vm.EvalBytecode(bc); err != nil {
+			return nil, inv.classify(err.Error())
+		}
+	}
+	if _, err := eval("__docsd_start()"); err != nil {
+		return nil, err
+	}
+	for {
+		if err := arm(); err != nil {
+			return nil, err
+		}
+		if _, err := vm.ExecutePendingJobs(); err != nil {
+			// A job's exception that a promise did not take (an interrupt, a host panic) ends
+			// the run; rejections the script handles never reach here.
+			return nil, inv.classify(err.Error())
+		}
+		state, err := eval("__docsd_state()")
+		if err != nil {
+			return nil, err
+		}
+		if state == "done" {
+			break
+		}
+		wait, ok := strings.CutPrefix(state, "timer:")
+		if !ok {
+			return nil, &InvokeError{Kind: ErrNoResponse, Message: "the script's response never settled: nothing is left to run (no timer, no pending request)"}
+		}
+		ms, _ := strconv.ParseFloat(wait, 64)
+		d := time.Duration(ms * float64(time.Millisecond))
+		if left := time.Until(inv.deadline); d > left {
+			inv.sleep(left)
+			return nil, inv.timeLimit()
+		}
+		inv.sleep(d)
+		if _, err := eval("__docsd_timers()"); err != nil {
+			return nil, err
+		}
+	}
+	out, err := eval("__docsd_result()")
+	if err != nil {
+		return nil, err
+	}
+	return inv.response(out)
+}
+
+func (inv *invocation) sleep(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-inv.ctx.Done():
+	}
+}
+
+func (inv *invocation) timeLimit() error {
+	return &InvokeError{Kind: ErrTimeLimit, Message: fmt.Sprintf("the script ran past its time limit of %s", inv.limits.Time)}
+}
+
+// classify names the limit behind an engine error, or reports the script's own exception.
+func (inv *invocation) classify(msg string) error {
+	switch {
+	case strings.Contains(msg, "interrupted"):
+		if inv.ctx.Err() != nil {
+			return &InvokeError{Kind: ErrTimeLimit, Message: "the invocation was cancelled: " + inv.ctx.Err().Error()}
+		}
+		return inv.timeLimit()
+	case strings.Contains(msg, "out of memory"):
+		return &InvokeError{Kind: ErrMemoryLimit, Message: fmt.Sprintf("the script ran past its memory limit of %s", fetch.ByteSize(int64(inv.limits.Memory)))}
+	case strings.Contains(msg, "stack overflow"):
+		return &InvokeError{Kind: ErrStackLimit, Message: "the script ran past its stack limit (too deep a recursion): " + msg}
+	}
+	return &InvokeError{Kind: ErrThrown, Message: msg}
+}
+
+// response decodes what __docsd_result left: the response, or the error the handler threw.
+func (inv *invocation) response(out string) (*Response, error) {
+	var res struct {
+		Error *struct {
+			Name    string `json:"name"`
+			Message string `json:"message"`
+			Stack   string `json:"stack"`
+		} `json:"error"`
+		Status  int         `json:"status"`
+		Headers [][2]string `json:"headers"`
+		Body    string      `json:"body"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		return nil, fmt.Errorf("jsrun: the result does not decode: %w", err)
+	}
+	if res.Error != nil {
+		msg := res.Error.Name + ": " + res.Error.Message
+		if res.Error.Name == "ResponseLimit" {
+			return nil, &InvokeError{Kind: ErrResponseLimit, Message: res.Error.Message}
+		}
+		if e := inv.classify(msg); !errors.Is(e, ErrThrown) {
+			return nil, e
+		}
+		if res.Error.Stack != "" {
+			msg += "\n" + strings.TrimRight(res.Error.Stack, "\n")
+		}
+		return nil, &InvokeError{Kind: ErrThrown, Message: msg}
+	}
+	body, err := fromBinary(res.Body)
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > inv.limits.ResponseBytes {
+		return nil, &InvokeError{Kind: ErrResponseLimit, Message: fmt.Sprintf("the response is larger than the limit of %s", fetch.ByteSize(int64(inv.limits.ResponseBytes)))}
+	}
+	h := http.Header{}
+	for _, kv := range res.Headers {
+		h.Add(kv[0], kv[1])
+	}
+	return &Response{Status: res.Status, Headers: h, Body: body}, nil
+}

@@ -16,12 +16,18 @@ func mustPrepare(tb testing.TB, src string) *Script {
 	return s
 }
 
-// runJS runs body as the inside of an async fetch handler whose return value (any JSON-able
+// mustEval runs body as the inside of an async fetch handler whose return value (any JSON-able
 // value) is answered as JSON, and returns the decoded answer as a string.
 func mustEval(tb testing.TB, r *Runner, body string) string {
 	tb.Helper()
-	src := "export default { async fetch(request, env, ctx) {\n const __v = await (async () => {\n" + body + "\n})();\n return new Response(typeof __v === 'string' ? __v : JSON.stringify(__v)); } };"
-	res, trace, err := r.Invoke(context.Background(), mustPrepare(tb, src), Request{Method: "GET", URL: "https://integration.test/v1"}, nil)
+	return mustEvalEnv(tb, r, body, nil)
+}
+
+// mustEvalEnv is mustEval with env handed to the handler (as env).
+func mustEvalEnv(tb testing.TB, r *Runner, body string, env any) string {
+	tb.Helper()
+	src := "export default { async fetch(request, env, ctx) {\n const ENV = env; const __v = await (async () => {\n" + body + "\n})();\n return new Response(typeof __v === 'string' ? __v : JSON.stringify(__v)); } };"
+	res, trace, err := r.Invoke(context.Background(), mustPrepare(tb, src), Request{Method: "GET", URL: "https://integration.test/v1"}, env)
 	if err != nil {
 		tb.Fatalf("Invoke: %v (logs %+v)", err, trace.Logs)
 	}

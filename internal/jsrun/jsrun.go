@@ -58,7 +58,7 @@ type Trace struct {
 type Limits struct {
 	Time          time.Duration // wall time, script and promise jobs and timers included; default 10s
 	Memory        int           // bytes the VM may allocate; default 64 MiB
-	Stack         int           // call depth in the engine's stack slots; default 2,000
+	Stack         int           // call depth in the engine's stack slots; default 5,000 (the engine's own)
 	ResponseBytes int           // largest response body; default 5 MiB
 	Fetches       int           // outbound requests per invocation; default 50
 	LogBytes      int           // console output kept; past it the trace says logs were cut; default 64 KiB
@@ -67,7 +67,7 @@ type Limits struct {
 const (
 	DefaultTime          = 10 * time.Second
 	DefaultMemory        = 64 << 20
-	DefaultStack         = 2000
+	DefaultStack         = 5000
 	DefaultResponseBytes = 5 << 20
 	DefaultFetches       = 50
 	DefaultLogBytes      = 64 << 10

@@ -3,6 +3,7 @@ package jsrun
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -198,5 +199,45 @@ func TestInvokeLogsAreCappedAndLevelled(t *testing.T) {
 	last := trace.Logs[len(trace.Logs)-1].Message
 	if total > 200 || !strings.Contains(last, "logs cut") {
 		t.Fatalf("logs not capped: %d bytes, last %q", total, last)
+	}
+}
+
+func TestInvokeConcurrentInvocationsAreIndependent(t *testing.T) {
+	r := newTestRunner(Limits{Time: 2 * time.Second})
+	s := mustPrepare(t, `let n = 0; export default { async fetch(request) {
+  n++;
+  await new Promise((ok) => setTimeout(ok, 20));
+  return new Response(new URL(request.url).searchParams.get("i") + ":" + n);
+} };`)
+	loop := mustPrepare(t, `export default { fetch() { for (;;) {} } };`)
+	const workers = 6
+	errs := make(chan error, workers+1)
+	go func() {
+		// A runaway script beside them stops at its own limit and stops no one else.
+		_, _, err := r.Invoke(context.Background(), loop, Request{URL: "https://i.test/"}, nil)
+		if !errors.Is(err, ErrTimeLimit) {
+			errs <- fmt.Errorf("the runaway script ended with %v", err)
+			return
+		}
+		errs <- nil
+	}()
+	for i := 0; i < workers; i++ {
+		go func() {
+			res, _, err := r.Invoke(context.Background(), s, Request{URL: fmt.Sprintf("https://i.test/?i=%d", i)}, nil)
+			if err != nil {
+				errs <- err
+				return
+			}
+			if got, want := string(res.Body), fmt.Sprintf("%d:1", i); got != want {
+				errs <- fmt.Errorf("invocation %d answered %q, want %q", i, got, want)
+				return
+			}
+			errs <- nil
+		}()
+	}
+	for i := 0; i < workers+1; i++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
 	}
 }

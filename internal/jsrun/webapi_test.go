@@ -79,8 +79,9 @@ const bom = new TextDecoder().decode(new Uint8Array([0xef, 0xbb, 0xbf, 0x41]));
 const lossy = new TextDecoder().decode(new Uint8Array([0x41, 0xff, 0x42]));
 let fatal = ""; try { new TextDecoder("utf-8", {fatal: true}).decode(new Uint8Array([0xff])); } catch (e2) { fatal = e2.constructor.name; }
 const into = new Uint8Array(2); const res = new TextEncoder().encodeInto("abc", into);
-return [[...e], d, bom, [lossy.length, lossy.charCodeAt(1)], fatal, res.written, new TextEncoder().encoding];`,
-			`[[97,195,169,226,130,172,240,159,152,128],"aé€😀","A",[3,65533],"TypeError",2,"utf-8"]`},
+const sd = new TextDecoder(); const streamed = sd.decode(e.subarray(0, 4), {stream: true}) + "|" + sd.decode(e.subarray(4, 8), {stream: true}) + "|" + sd.decode(e.subarray(8));
+return [[...e], d, bom, [lossy.length, lossy.charCodeAt(1)], fatal, res.written, new TextEncoder().encoding, streamed];`,
+			`[[97,195,169,226,130,172,240,159,152,128],"aé€😀","A",[3,65533],"TypeError",2,"utf-8","aé|€|😀"]`},
 		{"atob and btoa", `
 let bad = ""; try { btoa("€"); } catch (e) { bad = e.name; }
 let badIn = ""; try { atob("*"); } catch (e) { badIn = e.name; }

@@ -189,12 +189,37 @@ class TextDecoder {
     this.ignoreBOM = !!opts.ignoreBOM;
   }
   get encoding() { return "utf-8"; }
+  // decode with {stream: true} holds back an incomplete UTF-8 sequence at the end of input
+  // for the next call, as streaming parsers (server-sent events) need.
   decode(input, opts) {
-    if (input === undefined) return "";
-    let b = toBytes(input, "the input");
-    if (!this.ignoreBOM && b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) b = b.subarray(3);
-    return host("text.decode", bytesToBinary(b), this.fatal ? "fatal" : "");
+    let b = input === undefined ? new Uint8Array(0) : toBytes(input, "the input");
+    if (this._pending && this._pending.length) {
+      const all = new Uint8Array(this._pending.length + b.length);
+      all.set(this._pending);
+      all.set(b, this._pending.length);
+      b = all;
+    }
+    this._pending = null;
+    if (opts && opts.stream) {
+      const cut = incompleteTail(b);
+      if (cut < b.length) {
+        this._pending = b.slice(cut);
+        b = b.subarray(0, cut);
+      }
+    }
+    if (!this.ignoreBOM && !this._bomSeen && b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) b = b.subarray(3);
+    this._bomSeen = !!(opts && opts.stream) && (this._bomSeen || b.length > 0);
+    return b.length ? host("text.decode", bytesToBinary(b), this.fatal ? "fatal" : "") : "";
   }
+}
+// incompleteTail is where an unfinished UTF-8 sequence starts at the end of b (b.length if none).
+function incompleteTail(b) {
+  for (let i = Math.max(0, b.length - 3); i < b.length; i++) {
+    const x = b[i];
+    const need = x >= 0xf0 ? 4 : x >= 0xe0 ? 3 : x >= 0xc0 ? 2 : 1;
+    if (need > 1 && i + need > b.length) return i;
+  }
+  return b.length;
 }
 define("TextEncoder", TextEncoder);
 define("TextDecoder", TextDecoder);

@@ -213,27 +213,12 @@ class TextEncoderStream extends TransformStream {
 class TextDecoderStream extends TransformStream {
   constructor(label, opts) {
     const dec = new TextDecoder(label, opts);
-    let pending = new Uint8Array(0);
     super({
-      // Hold back an incomplete UTF-8 sequence at the end of a chunk for the next one.
-      transform: (chunk, c) => {
-        const b = toBytes(chunk);
-        const all = new Uint8Array(pending.length + b.length);
-        all.set(pending);
-        all.set(b, pending.length);
-        let cut = all.length;
-        for (let i = Math.max(0, all.length - 3); i < all.length; i++) {
-          const x = all[i];
-          const need = x >= 0xf0 ? 4 : x >= 0xe0 ? 3 : x >= 0xc0 ? 2 : 1;
-          if (need > 1 && i + need > all.length) { cut = i; break; }
-        }
-        pending = all.slice(cut);
-        const s = dec.decode(all.subarray(0, cut));
-        if (s) c.enqueue(s);
-      },
-      flush: (c) => { if (pending.length) c.enqueue(dec.decode(pending)); },
+      transform: (chunk, c) => { const s = dec.decode(chunk, { stream: true }); if (s) c.enqueue(s); },
+      flush: (c) => { const s = dec.decode(); if (s) c.enqueue(s); },
     });
   }
+  get encoding() { return "utf-8"; }
 }
 class ByteLengthQueuingStrategy {
   constructor(o) { this.highWaterMark = o.highWaterMark; }

@@ -72,6 +72,17 @@ func NewRunner(fetcher *fetch.Client, limits Limits) *Runner {
 	return &Runner{fetcher: fetcher, limits: limits.withDefaults()}
 }
 
+var _ Engine = (*Runner)(nil)
+
+// Prepare is the package's Prepare, for callers that hold an Engine.
+func (r *Runner) Prepare(source string) (Prepared, error) {
+	s, err := Prepare(source)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 // invocation is one run of a script: its VM's host state and its trace.
 type invocation struct {
 	ctx      context.Context
@@ -88,8 +99,12 @@ type invocation struct {
 // fetch(request, env, ctx), runs promise jobs and timers until the response and every
 // ctx.waitUntil promise settle, and returns the response. The trace is always returned; a
 // failed invocation (a thrown error, a limit reached) also returns an *InvokeError.
-func (r *Runner) Invoke(ctx context.Context, script *Script, req Request, env any) (*Response, *Trace, error) {
+func (r *Runner) Invoke(ctx context.Context, prepared Prepared, req Request, env any) (*Response, *Trace, error) {
 	start := time.Now()
+	script, ok := prepared.(*Script)
+	if !ok {
+		return nil, &Trace{Failed: true, Error: "not a script this engine prepared"}, fmt.Errorf("jsrun: %T is not a script this engine prepared", prepared)
+	}
 	inv := &invocation{ctx: ctx, deadline: start.Add(r.limits.Time), limits: r.limits, fetcher: r.fetcher, req: req, env: env}
 	if d, ok := ctx.Deadline(); ok && d.Before(inv.deadline) {
 		inv.deadline = d

@@ -8,10 +8,28 @@
 package jsrun
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"time"
 )
+
+// Engine is what the integrations code needs of a script engine, so that another one (goja, a
+// worker process) can stand in for QuickJS: prepare a script once when it is published, invoke
+// it for each event. *Runner is the QuickJS one.
+type Engine interface {
+	// Prepare validates and compiles source; a script that does not parse is a *ParseError.
+	Prepare(source string) (Prepared, error)
+	// Invoke dispatches req to the script's fetch handler in a fresh VM. The trace is always
+	// returned; a failed invocation also returns an *InvokeError.
+	Invoke(ctx context.Context, script Prepared, req Request, env any) (*Response, *Trace, error)
+}
+
+// Prepared is a script an Engine prepared; Version identifies its source, for caches keyed by
+// script version.
+type Prepared interface {
+	Version() string
+}
 
 // Request is the HTTP-like request an invocation hands to the script's fetch handler.
 type Request struct {

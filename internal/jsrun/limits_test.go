@@ -241,3 +241,24 @@ func TestInvokeConcurrentInvocationsAreIndependent(t *testing.T) {
 		}
 	}
 }
+
+func TestEngineInterface(t *testing.T) {
+	var e Engine = newTestRunner(Limits{})
+	src := `export default { fetch() { return new Response("via the interface"); } };`
+	a, err := e.Prepare(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := e.Prepare(src)
+	c, _ := e.Prepare(src + "\n// another version")
+	if a.Version() != b.Version() || a.Version() == c.Version() || len(a.Version()) != 64 {
+		t.Fatalf("versions %q %q %q", a.Version(), b.Version(), c.Version())
+	}
+	res, _, err := e.Invoke(context.Background(), a, Request{URL: "https://i.test/"}, nil)
+	if err != nil || string(res.Body) != "via the interface" {
+		t.Fatalf("%v %v", res, err)
+	}
+	if _, err := e.Prepare("export default {"); err == nil {
+		t.Fatal("a script that does not parse was prepared")
+	}
+}

@@ -17,9 +17,11 @@ const moduleGlobal = "__docsdModule"
 // immutable and safe for concurrent use.
 type Script struct {
 	bytecode []byte
-	// Hash identifies the source (sha256, hex), for caches keyed by script version.
-	Hash string
+	hash     string // sha256 of the source, hex
 }
+
+// Version identifies the script's source (its sha256, hex).
+func (s *Script) Version() string { return s.hash }
 
 // ParseError is a script that does not parse: the integrations publish handler answers 400
 // with its message, which names the line.
@@ -65,7 +67,7 @@ func Prepare(source string) (*Script, error) {
 		return nil, err
 	}
 	sum := sha256.Sum256([]byte(source))
-	return &Script{bytecode: bc, Hash: hex.EncodeToString(sum[:])}, nil
+	return &Script{bytecode: bc, hash: hex.EncodeToString(sum[:])}, nil
 }
 
 // hasDefaultExport asks esbuild's metafile whether the module exports "default", so a script

@@ -63,6 +63,8 @@ func TestInvokeLimits(t *testing.T) {
 			`throw new Error("top"); export default { fetch() {} };`, ErrThrown},
 		{"a handler that is not a Response fails the invocation",
 			`export default { fetch() { return "plain"; } };`, ErrThrown},
+		{"Response.error() fails the invocation",
+			`export default { fetch() { return Response.error(); } };`, ErrThrown},
 		{"a promise nothing will settle fails the invocation",
 			`export default { fetch() { return new Promise(() => {}); } };`, ErrNoResponse},
 	}
@@ -260,5 +262,15 @@ func TestEngineInterface(t *testing.T) {
 	}
 	if _, err := e.Prepare("export default {"); err == nil {
 		t.Fatal("a script that does not parse was prepared")
+	}
+}
+
+func TestInvokeEntryPointsCannotBeReplaced(t *testing.T) {
+	res, _, err := invokeSrc(t, newTestRunner(Limits{}), `
+try { globalThis.__docsd_result = () => '{"status":200,"body":"forged"}'; } catch (e) {}
+try { Object.defineProperty(globalThis, "__docsd_state", { value: () => "done" }); } catch (e) {}
+export default { fetch() { return new Response("real"); } };`)
+	if err != nil || string(res.Body) != "real" {
+		t.Fatalf("%v %v", res, err)
 	}
 }

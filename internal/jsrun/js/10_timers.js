@@ -21,7 +21,7 @@ function nextTimerDelay() {
   return at === Infinity ? -1 : Math.max(0, at - Date.now());
 }
 
-G.__docsd_timers = function () {
+define("__docsd_timers", function () {
   const now = Date.now();
   const due = [...timers.entries()].filter(([, t]) => t.at <= now).sort((a, b) => a[1].at - b[1].at || a[1].seq - b[1].seq);
   for (const [id, t] of due) {
@@ -34,7 +34,7 @@ G.__docsd_timers = function () {
       consoleObj.error("Uncaught (in timer)", e);
     }
   }
-};
+});
 
 class AbortSignal extends EventTarget {
   constructor(key) {

@@ -8,7 +8,7 @@ function describe(e) {
   return { name: "Error", message: "uncaught " + formatArg(e), stack: "" };
 }
 
-G.__docsd_start = function () {
+define("__docsd_start", function () {
   const { request, env, limits } = JSON.parse(host("request"));
   const waits = [];
   const ctx = {
@@ -22,6 +22,7 @@ G.__docsd_start = function () {
     const req = new Request(request.url, { method: request.method, headers: request.headers, body });
     const res = await mod.fetch(req, env, ctx);
     if (!(res instanceof Response)) throw new TypeError("the fetch handler did not return a Response");
+    if (res.type === "error") throw new TypeError("the fetch handler returned Response.error()");
     const bytes = await res._consume();
     if (bytes.length > limits.responseBytes) {
       result = { error: { name: "ResponseLimit", message: `the response is larger than the limit of ${limits.responseBytes} bytes` } };
@@ -41,14 +42,18 @@ G.__docsd_start = function () {
     }
     finished = true;
   });
-};
+});
 
-G.__docsd_state = function () {
+define("__docsd_state", function () {
   if (finished) return "done";
   const d = nextTimerDelay();
   return d < 0 ? "idle" : "timer:" + d;
-};
+});
 
-G.__docsd_result = function () {
+define("__docsd_result", function () {
   return JSON.stringify(result);
-};
+});
+// The entry points Go calls stay the engine's: a script cannot replace them.
+for (const name of ["__docsd_start", "__docsd_state", "__docsd_result", "__docsd_timers"]) {
+  Object.defineProperty(G, name, { writable: false, configurable: false });
+}

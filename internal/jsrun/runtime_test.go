@@ -6,12 +6,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/golang-jwt/jwt/v5"
 
 	"docsd/internal/fetch"
 )
@@ -67,11 +69,12 @@ func bundleTestIntegration(tb testing.TB) string {
 // testEnvironment is the environment docsd hands an installation's events.
 func testEnvironment(apiURL string) map[string]any {
 	return map[string]any{
-		"apiEndpoint":    apiURL,
-		"apiTokens":      map[string]string{"integration": "integration-token", "installation": "installation-token"},
-		"integration":    map[string]any{"name": "jsrun-test", "version": 1},
-		"installation":   map[string]any{"id": "inst1", "configuration": map[string]any{}},
-		"signingSecrets": map[string]any{"integration": "s1"},
+		"apiEndpoint":      apiURL,
+		"apiTokens":        map[string]string{"integration": "integration-token", "installation": "installation-token"},
+		"integration":      map[string]any{"name": "jsrun-test", "version": 1},
+		"installation":     map[string]any{"id": "inst1", "configuration": map[string]any{}},
+		"siteInstallation": map[string]any{"id": "siteinst1", "site": "site1", "configuration": map[string]any{"trackingId": "T-42"}},
+		"signingSecrets":   map[string]any{"integration": "s1", "siteInstallation": "the site installation secret"},
 	}
 }
 
@@ -162,6 +165,29 @@ func TestRuntimeEndToEnd(t *testing.T) {
 		body := string(res.Body)
 		if res.Status != http.StatusOK || !strings.Contains(body, `"count":1`) || !strings.Contains(body, `"Hello "`) || !strings.Contains(body, `"Ann"`) {
 			t.Fatalf("status %d body %s", res.Status, body)
+		}
+	})
+
+	t.Run("a fetch_published_script event answers the site's script", func(t *testing.T) {
+		res, _ := dispatch(t, map[string]any{"eventId": "e5", "type": "fetch_published_script", "siteId": "site1", "installationId": "inst1"}, nil)
+		if res.Status != http.StatusOK || res.Headers.Get("Content-Type") != "application/javascript" || res.Headers.Get("Cache-Control") != "max-age=60" ||
+			string(res.Body) != `window.docsdTracking = "T-42";` {
+			t.Fatalf("status %d headers %v body %s", res.Status, res.Headers, res.Body)
+		}
+	})
+
+	t.Run("a fetch_visitor_authentication event redirects with a token Go verifies", func(t *testing.T) {
+		res, _ := dispatch(t, map[string]any{"eventId": "e6", "type": "fetch_visitor_authentication", "siteId": "site1", "installationId": "inst1", "location": "/page"}, nil)
+		loc, err := url.Parse(res.Headers.Get("Location"))
+		if res.Status != http.StatusFound || err != nil || loc.Host != "idp.example.test" || loc.Query().Get("return") != "/page" {
+			t.Fatalf("status %d location %q", res.Status, res.Headers.Get("Location"))
+		}
+		claims := jwt.MapClaims{}
+		_, err = jwt.ParseWithClaims(loc.Query().Get("token"), claims, func(*jwt.Token) (any, error) {
+			return []byte("the site installation secret"), nil
+		}, jwt.WithValidMethods([]string{"HS256"}), jwt.WithExpirationRequired())
+		if err != nil || claims["sub"] != "reader" || claims["site"] != "site1" {
+			t.Fatalf("token: %v %v", err, claims)
 		}
 	})
 

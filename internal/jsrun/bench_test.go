@@ -39,8 +39,12 @@ func BenchmarkInvokeSmallScript(b *testing.B) {
   const url = new URL(request.url);
   return Response.json({ path: url.pathname, method: request.method });
 } };`)
+	benchInvoke(b, s, Request{Method: "GET", URL: "https://i.test/v1/hello"})
+}
+
+// benchInvoke invokes s with req b.N times.
+func benchInvoke(b *testing.B, s *Script, req Request) {
 	r := newTestRunner(Limits{})
-	req := Request{Method: "GET", URL: "https://i.test/v1/hello"}
 	b.ResetTimer()
 	cpu := cpuTime()
 	for i := 0; i < b.N; i++ {
@@ -58,19 +62,11 @@ func BenchmarkInvokeRuntimeEvent(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := newTestRunner(Limits{})
 	req, err := EventRequest("https://integrations.docsd.test", fetchEvent(), testEnvironment("https://api.docsd.test"), []byte(`{"hello":"world"}`))
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ResetTimer()
-	cpu := cpuTime()
-	for i := 0; i < b.N; i++ {
-		if _, _, err := r.Invoke(context.Background(), s, req, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-	reportRate(b, cpu)
+	benchInvoke(b, s, req)
 }
 
 func fetchEvent() map[string]any {

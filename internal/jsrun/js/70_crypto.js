@@ -35,6 +35,16 @@ function base64urlToBinary(s) {
   return host("atob", s + "===".slice((s.length + 3) % 4));
 }
 
+// aesGCM is subtle.encrypt and subtle.decrypt: AES-GCM is the one cipher supported.
+async function aesGCM(op, alg, key, data) {
+  alg = normAlg(alg);
+  needUsage(key, op, alg);
+  if (alg.name !== "AES-GCM") throw new DOMException(`${op} does not support ${alg.name}`, "NotSupportedError");
+  const aad = alg.additionalData ? bytesToBinary(toBytes(alg.additionalData)) : "";
+  const iv = bytesToBinary(toBytes(alg.iv, "iv"));
+  return copyBuffer(binaryToBytes(host("crypto.aes." + op, "", key._data, iv, aad, bytesToBinary(toBytes(data)), alg.tagLength || 128)));
+}
+
 const subtle = {
   async digest(alg, data) {
     alg = normAlg(alg);
@@ -108,20 +118,8 @@ const subtle = {
     if (alg.name === "RSASSA-PKCS1-v1_5") return host("crypto.rsa.verify", key.algorithm.hash.name, key._data, key.type, d, s) === "true";
     throw new DOMException(`verify does not support ${alg.name}`, "NotSupportedError");
   },
-  async encrypt(alg, key, data) {
-    alg = normAlg(alg);
-    needUsage(key, "encrypt", alg);
-    if (alg.name !== "AES-GCM") throw new DOMException(`encrypt does not support ${alg.name}`, "NotSupportedError");
-    const aad = alg.additionalData ? bytesToBinary(toBytes(alg.additionalData)) : "";
-    return copyBuffer(binaryToBytes(host("crypto.aes.encrypt", "", key._data, bytesToBinary(toBytes(alg.iv, "iv")), aad, bytesToBinary(toBytes(data)), alg.tagLength || 128)));
-  },
-  async decrypt(alg, key, data) {
-    alg = normAlg(alg);
-    needUsage(key, "decrypt", alg);
-    if (alg.name !== "AES-GCM") throw new DOMException(`decrypt does not support ${alg.name}`, "NotSupportedError");
-    const aad = alg.additionalData ? bytesToBinary(toBytes(alg.additionalData)) : "";
-    return copyBuffer(binaryToBytes(host("crypto.aes.decrypt", "", key._data, bytesToBinary(toBytes(alg.iv, "iv")), aad, bytesToBinary(toBytes(data)), alg.tagLength || 128)));
-  },
+  encrypt(alg, key, data) { return aesGCM("encrypt", alg, key, data); },
+  decrypt(alg, key, data) { return aesGCM("decrypt", alg, key, data); },
 };
 
 const crypto = {

@@ -16,7 +16,14 @@ import (
 // strings (bytes as binary strings, structures as JSON); an error becomes a thrown TypeError
 // whose message may start with a DOMException name ("DataError: ...") for the polyfill to
 // rethrow as such.
-func (inv *invocation) host(args []any) (any, error) {
+func (inv *invocation) host(args []any) (_ any, err error) {
+	// A panic here would go on through the engine into the caller of Invoke and take the
+	// server down with it; the script gets an error instead.
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error in the host operation: %v", p)
+		}
+	}()
 	if len(args) == 0 {
 		return nil, fmt.Errorf("no operation")
 	}
@@ -92,7 +99,7 @@ func (inv *invocation) host(args []any) (any, error) {
 }
 
 func cryptoOp(op string, a hostArgs) (any, error) {
-	bins := make([][]byte, len(a))
+	bins := make([][]byte, max(len(a), 6)) // missing arguments are empty, never out of range
 	for i := range a {
 		if s, ok := a[i].(string); ok {
 			b, err := fromBinary(s)

@@ -274,3 +274,12 @@ export default { fetch() { return new Response("real"); } };`)
 		t.Fatalf("%v %v", res, err)
 	}
 }
+
+func TestHostOperationsSurviveBadArguments(t *testing.T) {
+	inv := &invocation{limits: Limits{}.withDefaults()}
+	for _, args := range [][]any{{}, {"crypto.rsa.verify"}, {"crypto.aes.encrypt", "", "k"}, {"fetch"}, {"no such op"}, {"text.decode", "€"}} {
+		if _, err := inv.host(args); err == nil {
+			t.Errorf("host(%q) did not fail", args)
+		}
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"modernc.org/quickjs/intl"
 )
 
 // host is the one Go function a VM sees, as __docsd_host(op, ...args): the JavaScript
@@ -89,6 +91,11 @@ func (inv *invocation) host(args []any) (_ any, err error) {
 			return nil, err
 		}
 		return inv.fetch(a.str(0), b)
+	case "intl":
+		// Intl (DateTimeFormat, NumberFormat, toLocaleString), which QuickJS lacks and Workers
+		// have, in UTC as Workers run. Installing it costs about as much as the rest of a VM,
+		// so js/80_intl.js asks for it on first use.
+		return "", intl.Register(inv.vm, intl.TimeZone("UTC"))
 	case "now":
 		return float64(time.Now().UnixMicro()) / 1000, nil
 	}

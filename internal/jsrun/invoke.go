@@ -93,6 +93,7 @@ type invocation struct {
 	env      any
 	trace    Trace
 	logBytes int
+	vm       *quickjs.VM // for host operations that evaluate on it (Intl)
 }
 
 // Invoke runs script in a fresh VM: it evaluates the script, hands req to its default export's
@@ -140,6 +141,7 @@ func (inv *invocation) run(script *Script) (*Response, error) {
 	if err := vm.RegisterHostFunc("__docsd_host", inv.host); err != nil {
 		return nil, err
 	}
+	inv.vm = vm
 	// A cancelled caller stops the script at once; the loop below sees ctx.Err() after.
 	stop := context.AfterFunc(inv.ctx, vm.Interrupt)
 	defer stop()

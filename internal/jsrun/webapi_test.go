@@ -133,6 +133,13 @@ let euro = ""; for await (const s of dec) euro += s;
 const [t1, t2] = new Response("tee").body.tee();
 return [text, parts.join(""), euro, await new Response(t1).text(), await new Response(t2).text(), typeof WritableStream, new Response("x").body instanceof ReadableStream];`,
 			`["AB","012","€","tee","tee","function",true]`},
+		{"Intl", `
+const d = new Date(Date.UTC(2026, 0, 2, 15, 4, 5));
+return [new Intl.NumberFormat("en-US").format(1234.5), d.toLocaleDateString("en-US"), new Intl.DateTimeFormat("en-US", {hour: "numeric", minute: "2-digit"}).format(d), (12.5).toLocaleString("en-US", {style: "currency", currency: "USD"})];`,
+			`["1,234.5","1/2/2026","3:04 PM","$12.50"]`},
+		{"Intl loaded by a toLocale method first", `
+return [(1234567.891).toLocaleString("en-US"), new Date(0).toLocaleTimeString("en-US"), typeof Intl.DateTimeFormat, 10n.toLocaleString("en-US")];`,
+			`["1,234,567.891","12:00:00 AM","function","10"]`},
 		{"queueMicrotask and performance", `
 const order = []; queueMicrotask(() => order.push("micro")); order.push("sync"); await null; await null;
 return [order.join(","), typeof performance.now(), performance.now() >= 0];`,

@@ -215,6 +215,12 @@ func (inv *invocation) requestJSON() (any, error) {
 	return string(out), err
 }
 
+// logEntryCost is what a log entry counts for beyond its text, so a loop of empty lines is
+// bounded too.
+const logEntryCost = 32
+
+// log records a console call, until the invocation's log budget is spent: the entry that
+// spends it is cut and says so, later ones are dropped.
 func (inv *invocation) log(level, msg string) {
 	switch level {
 	case "debug", "info", "log", "warn", "error":
@@ -224,9 +230,11 @@ func (inv *invocation) log(level, msg string) {
 	if inv.logBytes >= inv.limits.LogBytes {
 		return
 	}
-	inv.logBytes += len(msg)
+	room := inv.limits.LogBytes - inv.logBytes - logEntryCost
+	inv.logBytes += len(msg) + logEntryCost
 	if inv.logBytes > inv.limits.LogBytes {
-		msg = msg[:max(0, len(msg)-(inv.logBytes-inv.limits.LogBytes))] + " [logs cut: the invocation's log limit is reached]"
+		msg = strings.ToValidUTF8(msg[:max(0, min(len(msg), room))], "") + " [logs cut: the invocation's log limit is reached]"
+		inv.logBytes = inv.limits.LogBytes
 	}
 	inv.trace.Logs = append(inv.trace.Logs, LogEntry{Level: level, Message: msg, Time: time.Now()})
 }

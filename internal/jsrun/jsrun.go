@@ -1,10 +1,20 @@
 // Package jsrun runs integration scripts: ES modules in the Cloudflare Workers shape
 // (`export default { fetch(request, env, ctx) }`, what @gitbook/runtime's createIntegration
-// returns) in an embedded JavaScript engine, one fresh VM per invocation, under hard limits,
-// with the web APIs such scripts use implemented over Go.
+// returns) in an embedded JavaScript engine (QuickJS, pure Go), one fresh VM per invocation,
+// under hard limits, with the web APIs such scripts use implemented over Go.
 //
 // The integrations code prepares a script once when it is published (Prepare, which refuses a
-// script that does not parse and names the line) and then calls Script.Invoke for each event.
+// script that does not parse and names the line) and then calls Runner.Invoke for each event,
+// with the request EventRequest builds as @gitbook/runtime expects it.
+//
+// The web APIs are JavaScript (js/*.js) over a handful of Go operations (host.go): fetch
+// through internal/fetch's address policy, Request, Response, Headers, FormData, Blob, File,
+// URL, URLSearchParams, TextEncoder/TextDecoder, atob/btoa, timers, AbortController,
+// structuredClone, crypto (getRandomValues, randomUUID, subtle for SHA digests, HMAC, AES-GCM
+// and RSASSA-PKCS1-v1_5), console into the trace, web streams, Intl. Known gaps: requests a
+// script makes run one after another (fetch blocks the VM; the time limit covers it), bodies
+// are held whole in memory (bounded by the memory limit), streams have no backpressure or
+// byte readers, and crypto.subtle has no other algorithms (RSA-PSS, ECDSA, PBKDF2...).
 package jsrun
 
 import (

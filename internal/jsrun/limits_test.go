@@ -178,7 +178,7 @@ func TestPrepareRefusesAScriptWithoutDefaultExport(t *testing.T) {
 }
 
 func TestInvokeLogsAreCappedAndLevelled(t *testing.T) {
-	r := newTestRunner(Limits{LogBytes: 100})
+	r := newTestRunner(Limits{LogBytes: 300})
 	_, trace, err := invokeSrc(t, r, `export default { fetch() {
   console.debug("d"); console.info("i"); console.log("l %s=%d", "n", 5); console.warn("w", {a: [1]}); console.error(new Error("e"));
   for (let i = 0; i < 100; i++) console.log("filler filler filler");
@@ -199,8 +199,15 @@ func TestInvokeLogsAreCappedAndLevelled(t *testing.T) {
 		total += len(l.Message)
 	}
 	last := trace.Logs[len(trace.Logs)-1].Message
-	if total > 200 || !strings.Contains(last, "logs cut") {
+	if total > 300 || !strings.Contains(last, "logs cut") {
 		t.Fatalf("logs not capped: %d bytes, last %q", total, last)
+	}
+	_, trace, err = invokeSrc(t, r, `export default { fetch() { for (let i = 0; i < 100000; i++) console.log(""); return new Response(""); } };`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(trace.Logs); n > 300/logEntryCost+1 {
+		t.Fatalf("%d empty log entries kept", n)
 	}
 }
 

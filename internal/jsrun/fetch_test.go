@@ -122,3 +122,44 @@ func TestFetchWithoutAClientFails(t *testing.T) {
 		t.Fatalf("got %q", msg)
 	}
 }
+
+func TestFetchToDocsdsOwnAPIIsServedInProcess(t *testing.T) {
+	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/big" {
+			w.Write([]byte(strings.Repeat("x", 2048)))
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("X-Local", "yes")
+		w.WriteHeader(http.StatusTeapot)
+		w.Write([]byte(r.Method + " " + r.URL.RequestURI() + " " + r.Header.Get("Authorization") + " " + string(body)))
+	})
+	// docsd's own address here is a private one, which the outbound policy refuses (before any
+	// connection, as it is a literal): only the local route can answer it.
+	r, err := NewRunner(fetch.New(fetch.Options{MaxBytes: 1024}), Limits{}).WithLocal("http://10.255.0.1/v1", api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, trace, err := invokeSrc(t, r, `export default { async fetch() {
+  const out = [];
+  const a = await fetch("http://10.255.0.1/v1/spaces/a?x=1", {method: "POST", headers: {authorization: "Bearer inst"}, body: "hi"});
+  out.push(a.status, a.headers.get("x-local"), await a.text());
+  for (const u of ["http://10.255.0.1/v1x", "http://10.255.0.10/v1/a", "https://10.255.0.1/v1/a", "http://10.255.0.1/v1/big"]) {
+    try { await fetch(u); out.push("served " + u); } catch (e) { out.push(e.message.includes("private") ? "refused" : e.message.includes("larger than") ? "too large" : e.message); }
+  }
+  return Response.json(out);
+} };`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[418,"yes","POST /v1/spaces/a?x=1 Bearer inst hi","refused","refused","refused","too large"]`
+	if string(res.Body) != want {
+		t.Fatalf("got  %s\nwant %s", res.Body, want)
+	}
+	if len(trace.Fetches) != 5 || trace.Fetches[0].Status != http.StatusTeapot || trace.Fetches[0].Host != "10.255.0.1" || !strings.Contains(trace.Fetches[4].Error, "larger than") {
+		t.Fatalf("trace %+v", trace.Fetches)
+	}
+	if _, err := newTestRunner(Limits{}).WithLocal("docsd.internal", api); err == nil {
+		t.Fatal("a base without a scheme was taken")
+	}
+}

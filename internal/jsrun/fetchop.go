@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"docsd/internal/fetch"
 )
 
 // fetch backs the global fetch(): one outbound request through docsd's address policy
@@ -33,10 +35,6 @@ func (inv *invocation) fetch(metaJSON string, body []byte) (any, error) {
 		rec.Duration = time.Since(start)
 		inv.trace.Fetches = append(inv.trace.Fetches, rec)
 	}()
-	if inv.fetcher == nil {
-		rec.Error = "outbound requests are not available"
-		return nil, errors.New("fetch failed: " + rec.Error)
-	}
 	if len(inv.trace.Fetches) >= inv.limits.Fetches {
 		rec.Error = fmt.Sprintf("more than %d requests in one invocation", inv.limits.Fetches)
 		return nil, errors.New("fetch failed: " + rec.Error)
@@ -55,6 +53,22 @@ func (inv *invocation) fetch(metaJSON string, body []byte) (any, error) {
 	rec.Host = req.URL.Host
 	for _, h := range meta.Headers {
 		req.Header.Add(h[0], h[1])
+	}
+	if inv.local.serves(req.URL) {
+		max := int64(fetch.DefaultMaxBytes)
+		if inv.fetcher != nil {
+			max = inv.fetcher.Options().MaxBytes
+		}
+		res, data, err := inv.local.do(req, max)
+		if err != nil {
+			rec.Error = err.Error()
+			return nil, fmt.Errorf("fetch failed: %v", err)
+		}
+		return inv.fetchAnswer(&rec, req, res, data)
+	}
+	if inv.fetcher == nil {
+		rec.Error = "outbound requests are not available"
+		return nil, errors.New("fetch failed: " + rec.Error)
 	}
 	var res *http.Response
 	if meta.Redirect == "manual" || meta.Redirect == "error" {
@@ -84,12 +98,18 @@ func (inv *invocation) fetch(metaJSON string, body []byte) (any, error) {
 		return nil, errors.New("fetch failed: " + rec.Error)
 	}
 	data, err := io.ReadAll(res.Body)
-	rec.Status, rec.Bytes = res.StatusCode, len(data)
 	if err != nil {
+		rec.Status, rec.Bytes = res.StatusCode, len(data)
 		err = inv.fetcher.Classify(req.URL.Host, err)
 		rec.Error = err.Error()
 		return nil, fmt.Errorf("fetch failed: %v", err)
 	}
+	return inv.fetchAnswer(&rec, req, res, data)
+}
+
+// fetchAnswer records a fetch's answer in the trace and encodes it for the script.
+func (inv *invocation) fetchAnswer(rec *FetchRecord, req *http.Request, res *http.Response, data []byte) (any, error) {
+	rec.Status, rec.Bytes = res.StatusCode, len(data)
 	var headers [][2]string
 	for k, vs := range res.Header {
 		for _, v := range vs {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -64,12 +65,27 @@ func preludeBytecode() ([]byte, error) {
 type Runner struct {
 	fetcher *fetch.Client
 	limits  Limits
+	local   *localHandler
 }
 
 // NewRunner builds a Runner. fetcher is the outbound client scripts' fetch() goes through;
 // nil makes every fetch fail.
 func NewRunner(fetcher *fetch.Client, limits Limits) *Runner {
 	return &Runner{fetcher: fetcher, limits: limits.withDefaults()}
+}
+
+// WithLocal returns a Runner whose scripts' requests to base (docsd's own API, the
+// environment's apiEndpoint) are served by h in the process, without the network: docsd's own
+// address is usually loopback or private, which the outbound policy rightly refuses to
+// anyone else's URL. base is a scheme, host and optional path prefix.
+func (r *Runner) WithLocal(base string, h http.Handler) (*Runner, error) {
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, fmt.Errorf("jsrun: the local base %q is not an http(s) URL", base)
+	}
+	c := *r
+	c.local = &localHandler{scheme: u.Scheme, host: strings.ToLower(u.Host), prefix: strings.TrimSuffix(u.Path, "/"), h: h}
+	return &c, nil
 }
 
 var _ Engine = (*Runner)(nil)
@@ -89,6 +105,7 @@ type invocation struct {
 	deadline time.Time
 	limits   Limits
 	fetcher  *fetch.Client
+	local    *localHandler
 	req      Request
 	env      any
 	trace    Trace
@@ -106,7 +123,7 @@ func (r *Runner) Invoke(ctx context.Context, prepared Prepared, req Request, env
 	if !ok {
 		return nil, &Trace{Failed: true, Error: "not a script this engine prepared"}, fmt.Errorf("jsrun: %T is not a script this engine prepared", prepared)
 	}
-	inv := &invocation{ctx: ctx, deadline: start.Add(r.limits.Time), limits: r.limits, fetcher: r.fetcher, req: req, env: env}
+	inv := &invocation{ctx: ctx, deadline: start.Add(r.limits.Time), limits: r.limits, fetcher: r.fetcher, local: r.local, req: req, env: env}
 	if d, ok := ctx.Deadline(); ok && d.Before(inv.deadline) {
 		inv.deadline = d
 	}

@@ -170,10 +170,24 @@ func TestPrepareRefusesWhatDoesNotParse(t *testing.T) {
 }
 
 func TestPrepareRefusesAScriptWithoutDefaultExport(t *testing.T) {
-	_, err := Prepare("export const handler = { fetch() {} };")
-	var pe *ParseError
-	if !errors.As(err, &pe) || !strings.Contains(pe.Message, "default export") {
-		t.Fatalf("error %v", err)
+	for _, src := range []string{
+		"export const handler = { fetch() {} };",
+		`export const handler = "default"; // the word alone is no default export`,
+		"const x = { fetch() {} };",
+	} {
+		_, err := Prepare(src)
+		var pe *ParseError
+		if !errors.As(err, &pe) || !strings.Contains(pe.Message, "default export") {
+			t.Fatalf("%s: error %v", src, err)
+		}
+	}
+	for _, src := range []string{
+		"const worker = { fetch() { return new Response('a'); } }; export { worker as default };",
+		"export default { fetch() { return new Response('a'); } };",
+	} {
+		if _, err := Prepare(src); err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
 	}
 }
 

@@ -3,8 +3,9 @@ package jsrun
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
-	"strings"
+	"slices"
 
 	"github.com/evanw/esbuild/pkg/api"
 	"modernc.org/quickjs"
@@ -84,7 +85,20 @@ func hasDefaultExport(source string) bool {
 	if len(res.Errors) > 0 {
 		return false
 	}
-	return strings.Contains(res.Metafile, `"default"`)
+	var meta struct {
+		Outputs map[string]struct {
+			Exports []string `json:"exports"`
+		} `json:"outputs"`
+	}
+	if err := json.Unmarshal([]byte(res.Metafile), &meta); err != nil {
+		return false
+	}
+	for _, out := range meta.Outputs {
+		if slices.Contains(out.Exports, "default") {
+			return true
+		}
+	}
+	return false
 }
 
 // compile turns a plain script into QuickJS bytecode in a throwaway VM.

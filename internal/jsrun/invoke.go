@@ -2,63 +2,17 @@ package jsrun
 
 import (
 	"context"
-	"embed"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"modernc.org/quickjs"
 
 	"docsd/internal/fetch"
 )
-
-// The web APIs, as JavaScript over the host operations, evaluated in order (their names sort
-// as they depend on one another) into every fresh VM before the script.
-//
-//go:embed js/*.js
-var polyfills embed.FS
-
-var prelude struct {
-	once sync.Once
-	code []byte
-	err  error
-}
-
-func preludeBytecode() ([]byte, error) {
-	prelude.once.Do(func() {
-		entries, err := polyfills.ReadDir("js")
-		if err != nil {
-			prelude.err = err
-			return
-		}
-		names := make([]string, 0, len(entries))
-		for _, e := range entries {
-			names = append(names, e.Name())
-		}
-		sort.Strings(names)
-		var sb strings.Builder
-		sb.WriteString("(function(){\n")
-		for _, n := range names {
-			b, err := polyfills.ReadFile("js/" + n)
-			if err != nil {
-				prelude.err = err
-				return
-			}
-			sb.Write(b)
-			sb.WriteString("\n")
-		}
-		sb.WriteString("})();\n")
-		prelude.code, prelude.err = compile(sb.String(), "prelude.js")
-	})
-	return prelude.code, prelude.err
-}
 
 // Runner invokes prepared scripts under one set of limits and one outbound policy. It is safe
 // for concurrent use: every invocation has its own VM.
@@ -244,66 +198,4 @@ func (inv *invocation) sleep(d time.Duration) {
 	case <-t.C:
 	case <-inv.ctx.Done():
 	}
-}
-
-func (inv *invocation) timeLimit() error {
-	return &InvokeError{Kind: ErrTimeLimit, Message: fmt.Sprintf("the script ran past its time limit of %s", inv.limits.Time)}
-}
-
-// classify names the limit behind an engine error, or reports the script's own exception.
-func (inv *invocation) classify(msg string) error {
-	switch {
-	case strings.Contains(msg, "interrupted"):
-		if inv.ctx.Err() != nil {
-			return &InvokeError{Kind: ErrTimeLimit, Message: "the invocation was cancelled: " + inv.ctx.Err().Error()}
-		}
-		return inv.timeLimit()
-	case strings.Contains(msg, "out of memory"):
-		return &InvokeError{Kind: ErrMemoryLimit, Message: fmt.Sprintf("the script ran past its memory limit of %s", fetch.ByteSize(int64(inv.limits.Memory)))}
-	case strings.Contains(msg, "stack overflow"):
-		return &InvokeError{Kind: ErrStackLimit, Message: "the script ran past its stack limit (too deep a recursion): " + msg}
-	}
-	return &InvokeError{Kind: ErrThrown, Message: msg}
-}
-
-// response decodes what __docsd_result left: the response, or the error the handler threw.
-func (inv *invocation) response(out string) (*Response, error) {
-	var res struct {
-		Error *struct {
-			Name    string `json:"name"`
-			Message string `json:"message"`
-			Stack   string `json:"stack"`
-		} `json:"error"`
-		Status  int         `json:"status"`
-		Headers [][2]string `json:"headers"`
-		Body    string      `json:"body"`
-	}
-	if err := json.Unmarshal([]byte(out), &res); err != nil {
-		return nil, fmt.Errorf("jsrun: the result does not decode: %w", err)
-	}
-	if res.Error != nil {
-		msg := res.Error.Name + ": " + res.Error.Message
-		if res.Error.Name == "ResponseLimit" {
-			return nil, &InvokeError{Kind: ErrResponseLimit, Message: res.Error.Message}
-		}
-		if e := inv.classify(msg); !errors.Is(e, ErrThrown) {
-			return nil, e
-		}
-		if res.Error.Stack != "" {
-			msg += "\n" + strings.TrimRight(res.Error.Stack, "\n")
-		}
-		return nil, &InvokeError{Kind: ErrThrown, Message: msg}
-	}
-	body, err := fromBinary(res.Body)
-	if err != nil {
-		return nil, err
-	}
-	if len(body) > inv.limits.ResponseBytes {
-		return nil, &InvokeError{Kind: ErrResponseLimit, Message: fmt.Sprintf("the response is larger than the limit of %s", fetch.ByteSize(int64(inv.limits.ResponseBytes)))}
-	}
-	h := http.Header{}
-	for _, kv := range res.Headers {
-		h.Add(kv[0], kv[1])
-	}
-	return &Response{Status: res.Status, Headers: h, Body: body}, nil
 }

@@ -134,7 +134,7 @@ func (inv *invocation) run(script *Script) (*Response, error) {
 		}
 		v, err := vm.Eval(code, quickjs.EvalGlobal)
 		if err != nil {
-			return "", inv.classify(err.Error())
+			return "", inv.classifyErr(err)
 		}
 		s, _ := v.(string)
 		return s, nil
@@ -144,7 +144,7 @@ func (inv *invocation) run(script *Script) (*Response, error) {
 			return nil, err
 		}
 		if _, err := vm.EvalBytecode(bc); err != nil {
-			return nil, inv.classify(err.Error())
+			return nil, inv.classifyErr(err)
 		}
 	}
 	if _, err := eval("__docsd_start()"); err != nil {
@@ -157,7 +157,7 @@ func (inv *invocation) run(script *Script) (*Response, error) {
 		if _, err := vm.ExecutePendingJobs(); err != nil {
 			// A job's exception that a promise did not take (an interrupt, a host panic) ends
 			// the run; rejections the script handles never reach here.
-			return nil, inv.classify(err.Error())
+			return nil, inv.classifyErr(err)
 		}
 		state, err := eval("__docsd_state()")
 		if err != nil {

@@ -57,6 +57,8 @@ func TestInvokeLimits(t *testing.T) {
 			`export default { fetch() { return new Response("x".repeat(2000)); } };`, ErrResponseLimit},
 		{"a thrown error fails the invocation",
 			`export default { fetch() { throw new Error("boom"); } };`, ErrThrown},
+		{"a script's error that mentions a limit is the script's",
+			`export default { fetch() { throw new Error("interrupted: out of memory, stack overflow"); } };`, ErrThrown},
 		{"a rejected promise fails the invocation",
 			`export default { async fetch() { await null; throw new TypeError("async boom"); } };`, ErrThrown},
 		{"a throw at the top level fails the invocation",

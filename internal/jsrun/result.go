@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 
+	"modernc.org/quickjs"
+
 	"docsd/internal/fetch"
 )
 
@@ -14,20 +16,33 @@ func (inv *invocation) timeLimit() error {
 	return &InvokeError{Kind: ErrTimeLimit, Message: fmt.Sprintf("the script ran past its time limit of %s", inv.limits.Time)}
 }
 
-// classify names the limit behind an engine error, or reports the script's own exception.
-func (inv *invocation) classify(msg string) error {
-	switch {
-	case strings.Contains(msg, "interrupted"):
-		if inv.ctx.Err() != nil {
-			return &InvokeError{Kind: ErrTimeLimit, Message: "the invocation was cancelled: " + inv.ctx.Err().Error()}
-		}
-		return inv.timeLimit()
-	case strings.Contains(msg, "out of memory"):
-		return &InvokeError{Kind: ErrMemoryLimit, Message: fmt.Sprintf("the script ran past its memory limit of %s", fetch.ByteSize(int64(inv.limits.Memory)))}
-	case strings.Contains(msg, "stack overflow"):
-		return &InvokeError{Kind: ErrStackLimit, Message: "the script ran past its stack limit (too deep a recursion): " + msg}
+// classifyErr names the limit behind an error of the engine, or reports the script's exception.
+func (inv *invocation) classifyErr(err error) error {
+	var qe *quickjs.Error
+	if errors.As(err, &qe) {
+		return inv.classify(qe.Name, qe.Message, err.Error())
 	}
-	return &InvokeError{Kind: ErrThrown, Message: msg}
+	return inv.classify("", "", err.Error())
+}
+
+// classify tells the engine's own InternalErrors for its limits (matched by name and exact
+// message, so a script's error that merely mentions "interrupted" stays the script's) from
+// the script's exceptions, reported as text.
+func (inv *invocation) classify(name, message, text string) error {
+	if name == "InternalError" {
+		switch message {
+		case "interrupted":
+			if inv.ctx.Err() != nil {
+				return &InvokeError{Kind: ErrTimeLimit, Message: "the invocation was cancelled: " + inv.ctx.Err().Error()}
+			}
+			return inv.timeLimit()
+		case "out of memory":
+			return &InvokeError{Kind: ErrMemoryLimit, Message: fmt.Sprintf("the script ran past its memory limit of %s", fetch.ByteSize(int64(inv.limits.Memory)))}
+		case "stack overflow":
+			return &InvokeError{Kind: ErrStackLimit, Message: "the script ran past its stack limit (too deep a recursion)"}
+		}
+	}
+	return &InvokeError{Kind: ErrThrown, Message: text}
 }
 
 // response decodes what __docsd_result left: the response, or the error the handler threw.
@@ -50,7 +65,7 @@ func (inv *invocation) response(out string) (*Response, error) {
 		if res.Error.Name == "ResponseLimit" {
 			return nil, &InvokeError{Kind: ErrResponseLimit, Message: res.Error.Message}
 		}
-		if e := inv.classify(msg); !errors.Is(e, ErrThrown) {
+		if e := inv.classify(res.Error.Name, res.Error.Message, msg); !errors.Is(e, ErrThrown) {
 			return nil, e
 		}
 		if res.Error.Stack != "" {

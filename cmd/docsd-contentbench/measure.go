@@ -23,10 +23,14 @@ type sizeResult struct {
 	cycles     []time.Duration // change request created, one page edited in it, merged
 	editBytes  []int64         // bytes of rows one page edit added
 	mergeBytes []int64         // bytes of rows merging that edit added (not a target: printed)
-	readP50    time.Duration   // GET a page by id, in-process
-	readP99    time.Duration
-	importRSS  int64 // the server's peak while importing
-	servingRSS int64 // the peak of a freshly started server serving the space
+	// movedMerges are merges of a change request after the space moved under it (a
+	// three-way merge); gitMerges are git merge-tree runs on the same tree beside them.
+	movedMerges []time.Duration
+	gitMerges   []time.Duration
+	readP50     time.Duration // GET a page by id, in-process
+	readP99     time.Duration
+	importRSS   int64 // the server's peak while importing
+	servingRSS  int64 // the peak of a freshly started server serving the space
 }
 
 // database is where one size's space lives.

@@ -40,10 +40,9 @@ func pageText(title string, i int, salt string) string {
 	return b.String()
 }
 
-// markdownTree is a GitBook-style tree of n pages as a gzip-compressed tar archive: a home
-// page, then sections of sectionSize pages (a section's README and the pages nested under
-// it), listed in SUMMARY.md.
-func markdownTree(n int) ([]byte, error) {
+// markdownFiles is a GitBook-style tree of n pages, by path: a home page, then sections of
+// sectionSize pages (a section's README and the pages nested under it), listed in SUMMARY.md.
+func markdownFiles(n int) map[string]string {
 	files := map[string]string{"README.md": pageText("Home", 0, "")}
 	var summary strings.Builder
 	summary.WriteString("# Table of contents\n\n* [Home](README.md)\n")
@@ -60,11 +59,15 @@ func markdownTree(n int) ([]byte, error) {
 		}
 	}
 	files["SUMMARY.md"] = summary.String()
+	return files
+}
 
+// markdownTree is markdownFiles(n) as a gzip-compressed tar archive, as the import takes it.
+func markdownTree(n int) ([]byte, error) {
 	var buf bytes.Buffer
 	gz := gzip.NewWriter(&buf)
 	tw := tar.NewWriter(gz)
-	for name, text := range files {
+	for name, text := range markdownFiles(n) {
 		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(text)), Typeflag: tar.TypeReg}); err != nil {
 			return nil, err
 		}

@@ -47,6 +47,38 @@ func (v *View) Page(id string) (contenttree.Page, bool) {
 	return p, ok
 }
 
+// file returns a file of the view.
+func (v *View) file(id string) (contenttree.File, bool) {
+	for ; v.snap == nil; v = v.base {
+		if h, ok := v.ps.fileChanges[id]; ok {
+			for _, f := range v.ps.changes.UpsertFiles {
+				if f.ID == id && h != "" {
+					return f, true
+				}
+			}
+			return contenttree.File{}, false
+		}
+	}
+	f, ok := v.snap.Tree.Files[id]
+	return f, ok
+}
+
+// reusable returns a reusable content of the view, without its markdown.
+func (v *View) reusable(id string) (contenttree.ReusableContent, bool) {
+	for ; v.snap == nil; v = v.base {
+		if h, ok := v.ps.pageChanges[reusableKey(id)]; ok {
+			for _, r := range v.ps.changes.UpsertReusable {
+				if r.ID == id && h != "" {
+					return r, true
+				}
+			}
+			return contenttree.ReusableContent{}, false
+		}
+	}
+	r, ok := v.snap.Tree.ReusableContents[id]
+	return r, ok
+}
+
 // Children returns the ids of the pages under parentID ("" for the top level), in order.
 func (v *View) Children(parentID string) []string { return v.childMap()[parentID] }
 

@@ -96,11 +96,38 @@ func setUp(ctx context.Context, o options, bin, work string, n int) (*sizeRun, e
 	if err == nil {
 		sr.counter, err = store.Open(ctx, sr.db.url)
 	}
+	if err == nil {
+		err = settle(ctx, sr.counter)
+	}
 	if err != nil {
 		sr.close()
 		return nil, err
 	}
 	return sr, nil
+}
+
+// settle waits, up to settleMax, until every consumer of the server's events (the search
+// indexer above all) has caught up with the import, so that the rounds time the requests
+// and not their competition with indexing the whole space for the first time.
+func settle(ctx context.Context, db *store.DB) error {
+	const settleMax = 5 * time.Minute
+	deadline := time.Now().Add(settleMax)
+	for {
+		var behind int64
+		err := db.Read().QueryRow(ctx, `SELECT (SELECT COALESCE(MAX(seq), 0) FROM outbox_events) -
+			(SELECT COALESCE(MIN(seq), 0) FROM outbox_cursors)`).Scan(&behind)
+		if err != nil || behind <= 0 {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the server's event consumers are still %d events behind after %s", behind, settleMax)
+		}
+		select {
+		case <-time.After(200 * time.Millisecond):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 // importSpace creates the space and imports the generated tree into it.

@@ -1,6 +1,7 @@
 package content
 
 import (
+	"fmt"
 	"maps"
 	"math/rand/v2"
 	"reflect"
@@ -12,13 +13,7 @@ import (
 
 // applied returns t with ch applied, or nil when the result is not a valid tree.
 func applied(t *contenttree.Tree, ch Changes) *contenttree.Tree {
-	next := t.Clone()
-	for _, id := range ch.RemovePages {
-		delete(next.Pages, id)
-	}
-	for _, p := range ch.UpsertPages {
-		next.Pages[p.ID] = p
-	}
+	next := withChanges(t, ch)
 	if next.Validate() != nil {
 		return nil
 	}
@@ -106,4 +101,52 @@ func TestNeighbourhoodMergeMatchesAWholeMerge(t *testing.T) {
 		t.Fatalf("only %d clean and %d conflicting merges were tried", clean, conflicted)
 	}
 	t.Logf("%d clean merges, %d with conflicts", clean, conflicted)
+}
+
+// TestViewFindsFilesAndReusableThroughLevels checks that a file or reusable content is read
+// from the newest level that changed it, removed where that level removed it, and from the
+// derived snapshot where no level did.
+func TestViewFindsFilesAndReusableThroughLevels(t *testing.T) {
+	tree := contenttree.New()
+	tree.Files["f1"] = contenttree.File{ID: "f1", Name: "old.png"}
+	tree.Files["f2"] = contenttree.File{ID: "f2", Name: "kept.png"}
+	tree.ReusableContents["r1"] = contenttree.ReusableContent{ID: "r1", Title: "Old"}
+	tree.ReusableContents["r2"] = contenttree.ReusableContent{ID: "r2", Title: "Kept"}
+	view := viewOf(tree)
+	levels := []Changes{
+		{UpsertFiles: []contenttree.File{{ID: "f1", Name: "new.png"}}, RemoveReusable: []string{"r1"}},
+		{UpsertFiles: []contenttree.File{{ID: "f3", Name: "added.png"}}, RemoveFiles: []string{"f1"},
+			UpsertReusable: []contenttree.ReusableContent{{ID: "r3", Title: "Added"}}},
+	}
+	for i, ch := range levels {
+		fileChanges, pageChanges := map[string]string{}, map[string]string{}
+		for _, f := range ch.UpsertFiles {
+			fileChanges[f.ID] = "h-" + f.Name
+		}
+		for _, id := range ch.RemoveFiles {
+			fileChanges[id] = ""
+		}
+		for _, r := range ch.UpsertReusable {
+			pageChanges[reusableKey(r.ID)] = "h-" + r.Title
+		}
+		for _, id := range ch.RemoveReusable {
+			pageChanges[reusableKey(id)] = ""
+		}
+		ps := newPending(Revision{ID: fmt.Sprint(i)}, "", ch, nil, view.childMap(), pageChanges, fileChanges, nil)
+		view = &View{ps: ps, base: view, depth: view.depth + 1}
+	}
+	for id, want := range map[string]string{"f1": "", "f2": "kept.png", "f3": "added.png", "f4": ""} {
+		if f, ok := view.file(id); ok != (want != "") || f.Name != want {
+			t.Errorf("file %s: %+v %v, want %q", id, f, ok, want)
+		}
+	}
+	for id, want := range map[string]string{"r1": "", "r2": "Kept", "r3": "Added"} {
+		if r, ok := view.reusable(id); ok != (want != "") || r.Title != want {
+			t.Errorf("reusable %s: %+v %v, want %q", id, r, ok, want)
+		}
+	}
+	// The first level alone still has f1, renamed.
+	if f, ok := view.base.file("f1"); !ok || f.Name != "new.png" {
+		t.Errorf("file f1 one level down: %+v %v", f, ok)
+	}
 }

@@ -152,10 +152,13 @@ func neighbourhoodTrees(views [3]*View, pageKeys, fileIDs map[string]bool) [3]*c
 }
 
 // mergeNeighbourhood returns the pages a merge of views (base, ours, theirs) must see, given
-// the trie keys either side changed: those pages, and in each revision their siblings (slugs
-// are unique among siblings), their children (whose parent may be gone or become a link), and
-// the ancestors of all of these (for paths and cycles). A page outside it is the same in the
-// three revisions, and so is its parent.
+// the trie keys either side changed: those pages; the children they have in each revision
+// (whose parent may be gone, or have become a link); where a side added a page or gave it
+// another parent or slug, the pages under that parent (slugs are unique among siblings, and
+// only such a page can newly share one); and the ancestors of all of these (for paths,
+// cycles and nesting). A page outside it is the same in the three revisions, and so is its
+// parent. A page whose only change is its text or its other fields thus costs a handful of
+// lookups, however many siblings it has.
 func mergeNeighbourhood(views [3]*View, changed map[string]bool) map[string]bool {
 	near := map[string]bool{}
 	for key := range changed {
@@ -167,7 +170,14 @@ func mergeNeighbourhood(views [3]*View, changed map[string]bool) map[string]bool
 			for _, child := range v.Children(key) {
 				near[child] = true
 			}
-			if p, ok := v.Page(key); ok {
+		}
+		b, inBase := views[0].Page(key)
+		for _, side := range views[1:] {
+			p, ok := side.Page(key)
+			if !ok || inBase && p.ParentID == b.ParentID && p.Slug == b.Slug {
+				continue
+			}
+			for _, v := range views {
 				for _, sib := range v.Children(p.ParentID) {
 					near[sib] = true
 				}

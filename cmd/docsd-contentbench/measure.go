@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"docsd/internal/app"
+	"docsd/internal/childserver"
 	"docsd/internal/config"
 	"docsd/internal/store"
 )
@@ -43,7 +44,7 @@ type database struct {
 type sizeRun struct {
 	res     sizeResult
 	db      database
-	srv     *child
+	srv     *childserver.Child
 	api     *api
 	token   string
 	spaceID string
@@ -56,7 +57,7 @@ func (sr *sizeRun) close() {
 		sr.counter.Close()
 	}
 	if sr.srv != nil {
-		sr.srv.stop()
+		sr.srv.Stop()
 	}
 	sr.db.drop()
 }
@@ -74,12 +75,12 @@ func setUp(ctx context.Context, o options, bin, work string, n int) (*sizeRun, e
 		sr.close()
 		return nil, err
 	}
-	sr.token = sr.srv.token
+	sr.token = sr.srv.Token
 	if err := sr.importSpace(ctx, n); err != nil {
 		sr.close()
 		return nil, err
 	}
-	sr.srv.stop()
+	sr.srv.Stop()
 	sr.srv = nil
 	var profile string
 	if o.cpuProfile != "" {
@@ -89,7 +90,7 @@ func setUp(ctx context.Context, o options, bin, work string, n int) (*sizeRun, e
 		sr.close()
 		return nil, err
 	}
-	sr.api = newAPI(sr.srv.base, sr.token)
+	sr.api = newAPI(sr.srv.Base, sr.token)
 	if sr.ids, err = sr.api.pageIDs(ctx, sr.spaceID); err == nil && len(sr.ids) != n {
 		err = fmt.Errorf("the import made %d pages, want %d", len(sr.ids), n)
 	}
@@ -132,7 +133,7 @@ func settle(ctx context.Context, db *store.DB) error {
 
 // importSpace creates the space and imports the generated tree into it.
 func (sr *sizeRun) importSpace(ctx context.Context, n int) error {
-	c := newAPI(sr.srv.base, sr.token)
+	c := newAPI(sr.srv.Base, sr.token)
 	var orgs struct{ Items []idOnly }
 	if err := c.call(ctx, "GET", "/v1/orgs", "", nil, 200, &orgs); err != nil || len(orgs.Items) == 0 {
 		return fmt.Errorf("organizations: %v", err)
@@ -151,7 +152,7 @@ func (sr *sizeRun) importSpace(ctx context.Context, n int) error {
 		return err
 	}
 	sr.res.importTime = time.Since(start)
-	sr.res.importRSS, err = sr.srv.peakRSS()
+	sr.res.importRSS, err = peakRSS(sr.srv)
 	return err
 }
 
@@ -192,10 +193,10 @@ func (sr *sizeRun) measureRest(ctx context.Context, o options) error {
 		}
 	}
 	var err error
-	if sr.res.servingRSS, err = sr.srv.peakRSS(); err != nil {
+	if sr.res.servingRSS, err = peakRSS(sr.srv); err != nil {
 		return err
 	}
-	sr.srv.stop()
+	sr.srv.Stop()
 	sr.srv = nil
 	sr.res.readP50, sr.res.readP99, err = inProcessReads(ctx, sr.db, sr.token, sr.spaceID, sr.ids, o.reads)
 	return err

@@ -1,12 +1,11 @@
 package main
 
 import (
-	"archive/tar"
-	"bytes"
-	"compress/gzip"
 	"fmt"
 	"math/rand/v2"
 	"strings"
+
+	"docsd/internal/gitbookimport"
 )
 
 // sectionSize is how many pages a section holds: its own README and the pages under it.
@@ -63,23 +62,4 @@ func markdownFiles(n int) map[string]string {
 }
 
 // markdownTree is markdownFiles(n) as a gzip-compressed tar archive, as the import takes it.
-func markdownTree(n int) ([]byte, error) {
-	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(gz)
-	for name, text := range markdownFiles(n) {
-		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(text)), Typeflag: tar.TypeReg}); err != nil {
-			return nil, err
-		}
-		if _, err := tw.Write([]byte(text)); err != nil {
-			return nil, err
-		}
-	}
-	if err := tw.Close(); err != nil {
-		return nil, err
-	}
-	if err := gz.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
+func markdownTree(n int) ([]byte, error) { return gitbookimport.TarGz(markdownFiles(n)) }

@@ -56,6 +56,10 @@ type Config struct {
 	// OutboxRetention is how long events are kept in the outbox before they are pruned.
 	OutboxRetention time.Duration
 
+	// Pandoc is the program .docx imports are converted with: a name looked up on PATH or a
+	// path; "off" refuses .docx imports. When it is not installed they are refused too.
+	Pandoc string
+
 	// IntegrationSecretsKey encrypts integrations' secrets at rest (at least 32 characters).
 	// Empty: a key is made once and kept in DataDir/integration-secrets.key; processes sharing
 	// a PostgreSQL database must then be given the same key.
@@ -87,6 +91,8 @@ func Defaults() Config {
 
 		SQLiteSynchronous: "full",
 		OutboxRetention:   7 * 24 * time.Hour,
+
+		Pandoc: "pandoc",
 	}
 }
 
@@ -138,6 +144,8 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	f.durationVar(&c.OutboxRetention, "outbox-retention", "DOCSD_OUTBOX_RETENTION", "how long events stay in the outbox before they are pruned, as a Go duration such as 168h (DOCSD_OUTBOX_RETENTION)")
 	fs.StringVar(&c.IntegrationSecretsKey, "integration-secrets-key", env("DOCSD_INTEGRATION_SECRETS_KEY", ""), "key that encrypts integrations' secrets at rest, 32 characters or more; default one kept in the data directory (DOCSD_INTEGRATION_SECRETS_KEY)")
 	f.addBlobFlags(env)
+
+	fs.StringVar(&c.Pandoc, "pandoc", env("DOCSD_PANDOC", c.Pandoc), "pandoc program that converts .docx imports, by name on PATH or path; off refuses .docx imports (DOCSD_PANDOC)")
 	return f
 }
 
@@ -325,6 +333,9 @@ func (c *Config) finish() error {
 	default:
 		return fmt.Errorf("sqlite-synchronous: want off, normal, full or extra, got %q", c.SQLiteSynchronous)
 	}
+	if strings.TrimSpace(c.Pandoc) == "" || strings.ContainsRune(c.Pandoc, 0) {
+		return fmt.Errorf("pandoc: want a program name, a path, or off (got %q)", c.Pandoc)
+	}
 	if c.BodyMemoryBytes < 1<<20 {
 		return fmt.Errorf("body-memory-bytes must be at least 1048576 (got %d)", c.BodyMemoryBytes)
 	}
@@ -332,6 +343,14 @@ func (c *Config) finish() error {
 		return fmt.Errorf("integration-secrets-key: want 32 characters or more, got %d", len(k))
 	}
 	return nil
+}
+
+// DocxProgram is the pandoc program .docx imports use, "" when they are turned off.
+func (c Config) DocxProgram() string {
+	if strings.EqualFold(c.Pandoc, "off") {
+		return ""
+	}
+	return c.Pandoc
 }
 
 // BaseURLFor returns the base URL, derived from the address actually listened on when none
@@ -364,7 +383,7 @@ func (c Config) Redacted() map[string]any {
 		"fetchAllowPrivate": c.FetchAllowPrivate, "maxBodyBytes": c.MaxBodyBytes, "bodyMemoryBytes": c.BodyMemoryBytes, "logLevel": c.LogLevel.String(),
 		"cpuProfile": c.CPUProfile, "importSyncPages": c.ImportSyncPages, "sqliteSynchronous": c.SQLiteSynchronous, "outboxRetention": c.OutboxRetention.String(),
 		"rateLimitToken": c.RateLimitToken, "rateLimitAddress": c.RateLimitAddress, "rateLimitExpensive": c.RateLimitExpensive,
-		"blobS3": c.BlobS3.redacted(), "integrationSecretsKey": redactedIfSet(c.IntegrationSecretsKey),
+		"blobS3": c.BlobS3.redacted(), "pandoc": c.Pandoc, "integrationSecretsKey": redactedIfSet(c.IntegrationSecretsKey),
 	}
 }
 

@@ -137,11 +137,25 @@ secrets:
 		t.Fatalf("second publish: %s", g.Body)
 	}
 
-	// An installation makes an event; tail prints it with its trace.
+	// Development mode towards the bundle itself: a receiver hands docsd's deliveries to the
+	// bundle's fetch handler, so @gitbook/runtime's own dispatcher reads the multipart form.
+	port, dispatched := receiver(t, node, filepath.Join(work, ".gitbook", "docsd-cli-test", "script.js"), env)
+	e.Put(e.Admin, "/v1/integrations/docsd-cli-test/dev", map[string]any{"tunnelUrl": "http://127.0.0.1:" + port}).Expect(204)
+
+	// An installation makes an event, which the runtime handles; tail prints it with its trace.
 	e.Post(e.Admin, "/v1/integrations/docsd-cli-test/installations", map[string]any{"organization": e.Org}).Expect(201)
 	e.RunDue()
-	tailOut := tail(t, node, cli, work, env, "installation_setup")
-	if !strings.Contains(tailOut, `"type":"installation_setup"`) || !strings.Contains(tailOut, "queued installation_setup") {
+	select {
+	case line := <-dispatched:
+		if line != "dispatched 200" {
+			t.Fatalf("the runtime answered: %s", line)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the receiver got no delivery")
+	}
+	tailOut := tail(t, node, cli, work, env, "answer 200: delivered")
+	if !strings.Contains(tailOut, `[success]`) || !strings.Contains(tailOut, `"type":"installation_setup"`) ||
+		!strings.Contains(tailOut, "queued installation_setup") || !strings.Contains(tailOut, "answer 200: delivered") {
 		t.Fatalf("tail: %s", tailOut)
 	}
 
@@ -175,9 +189,58 @@ func tail(t *testing.T, node, cli, dir string, env []string, want string) string
 	sc := bufio.NewScanner(stdout)
 	for sc.Scan() {
 		out.WriteString(sc.Text() + "\n")
-		if strings.Contains(out.String(), want) && strings.Contains(out.String(), "[debug]") {
+		if strings.Contains(out.String(), want) {
 			break
 		}
 	}
 	return out.String()
+}
+
+// receiver starts test/cli-integrations/receiver.mjs on bundle and returns its port and its
+// lines about the requests it dispatched.
+func receiver(t *testing.T, node, bundle string, env []string) (string, <-chan string) {
+	t.Helper()
+	script, _ := filepath.Abs(filepath.Join(cliDir, "receiver.mjs"))
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, node, script, bundle)
+	cmd.Env = env
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		_ = cmd.Wait()
+	})
+	lines := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	select {
+	case line := <-lines:
+		port, ok := strings.CutPrefix(line, "listening ")
+		if !ok {
+			t.Fatalf("receiver: %s", line)
+		}
+		out := make(chan string, 16)
+		go func() {
+			for l := range lines {
+				if strings.HasPrefix(l, "dispatched ") || strings.HasPrefix(l, "failed ") {
+					out <- l
+				}
+			}
+		}()
+		return port, out
+	case <-time.After(30 * time.Second):
+		t.Fatal("the receiver did not start")
+	}
+	return "", nil
 }

@@ -32,6 +32,7 @@ import (
 	"docsd/internal/httpapi"
 	"docsd/internal/ids"
 	"docsd/internal/jobs"
+	"docsd/internal/openapi"
 	"docsd/internal/org"
 	"docsd/internal/outbox"
 	"docsd/internal/paging"
@@ -69,6 +70,7 @@ type App struct {
 	PDF            *pdfexport.Service
 	Sites          *site.Service
 	Search         *search.Service
+	OpenAPI        *openapi.Service
 	Blobs          blob.Store
 	Cursors        *paging.Codec
 	Jobs           *jobs.Queue    // register handlers in Open; the worker loop runs during Serve
@@ -171,6 +173,12 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		_, err := a.Outbox.Prune(ctx, cfg.OutboxRetention)
 		return err
 	})
+	// OpenAPI specs: processing on a change of source, and refreshes of URL sources.
+	fo := fetch.FromConfig(cfg)
+	fo.Timeout = cfg.OpenAPIFetchTimeout
+	a.OpenAPI = openapi.NewService(store.OpenAPISpecs{DB: db}, a.Orgs, fo, a.Clock)
+	a.Jobs.Register(openapi.ProcessJob, a.OpenAPI.HandleProcess, jobs.MaxAttempts(3), jobs.Backoff(5*time.Second, time.Minute))
+	a.Jobs.Every(openapi.RefreshJob, max(cfg.OpenAPIRefreshInterval/6, time.Minute), a.OpenAPI.HandleRefresh(cfg.OpenAPIRefreshInterval))
 	var counts ratelimit.Store
 	if db.Engine == store.Postgres {
 		counts = store.RateWindows{DB: db}
@@ -192,7 +200,7 @@ func (a *App) Listen() error {
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, BodyMemoryBytes: a.Config.BodyMemoryBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
 		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, GitSync: a.GitSync, Embeds: a.Embeds, Imports: a.Imports, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
-		PDF: a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
+		PDF: a.PDF, OpenAPI: a.OpenAPI, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
 		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
 			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}},

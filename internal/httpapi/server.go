@@ -25,6 +25,7 @@ import (
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
 	"docsd/internal/buildinfo"
+	"docsd/internal/openapi"
 	"docsd/internal/org"
 	"docsd/internal/paging"
 	"docsd/internal/ratelimit"
@@ -67,6 +68,7 @@ type Deps struct {
 	ImportSyncPages int
 	Sites           *site.Service
 	Search          *search.Service
+	OpenAPI         *openapi.Service  // the organizations' OpenAPI specs
 	PublishedSites  *sitehttp.Handler // readers' side of sites, outside the API
 	// Build identifies this docsd, for GET /v1/.
 	Build buildinfo.Info
@@ -154,6 +156,7 @@ func New(d Deps) *Server {
 	s.siteRoutes()
 	s.searchRoutes()
 	s.publishedSiteRoutes()
+	s.openAPISpecRoutes()
 	s.handler = s.outer(s.siteHosts(http.HandlerFunc(s.dispatch)))
 	return s
 }

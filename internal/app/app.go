@@ -28,6 +28,7 @@ import (
 	"docsd/internal/account"
 	"docsd/internal/buildinfo"
 	"docsd/internal/clock"
+	"docsd/internal/computed"
 	"docsd/internal/config"
 	"docsd/internal/httpapi"
 	"docsd/internal/ids"
@@ -205,6 +206,8 @@ func (a *App) Listen() error {
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
 			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}, OpenAPI: a.OpenAPI},
 	}
+	deps.Computed = &computed.Registry{}
+	a.OpenAPI.RegisterComputed(deps.Computed)
 	deps.Collectors = a.metricCollectors()
 	deps.Generation = a.DB.Generation
 	if c := a.Config; c.RateLimitToken > 0 || c.RateLimitAddress > 0 || c.RateLimitExpensive > 0 {

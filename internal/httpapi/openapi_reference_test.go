@@ -82,3 +82,50 @@ func TestIntegrationOpenAPIReferencePages(t *testing.T) {
 		t.Error("the spec's new version does not show on the next view")
 	}
 }
+
+// TestIntegrationOpenAPIComputedDocuments computes builtin:openapi documents: a tag's
+// operations, the spec's info and its models, as the blocks a written page would hold.
+func TestIntegrationOpenAPIComputedDocuments(t *testing.T) {
+	e := apitest.New(t)
+	doc := `openapi: 3.1.0
+info: {title: Pets, version: "1", description: "All about **pets**."}
+paths:
+  /pets:
+    get: {tags: [pets], responses: {"200": {description: ok}}}
+    post: {tags: [pets], responses: {"201": {description: made}}}
+  /owners:
+    get: {tags: [owners], responses: {"200": {description: ok}}}
+components:
+  schemas:
+    Pet: {type: object}
+    Owner: {type: object}
+`
+	e.Post(e.Admin, "/v1/orgs/"+e.Org+"/openapi", map[string]any{"slug": "pets", "source": map[string]any{"text": doc}}).Expect(201)
+	processed(t, e, "pets")
+	sp := newSpace(t, e, e.Admin, e.Org, nil)
+	path := "/v1/spaces/" + sp + "/content/computed/document"
+	source := func(props map[string]any, slug string) map[string]any {
+		return map[string]any{"seed": "s", "source": map[string]any{"type": "builtin:openapi", "props": props,
+			"dependencies": map[string]any{"spec": map[string]any{"ref": map[string]any{"kind": "openapi", "spec": slug}}}}}
+	}
+	ops := string(e.Post(e.Admin, path, source(map[string]any{"doc": "operations", "page": "pets"}, "pets")).Expect(200).Body)
+	for _, want := range []string{`"type":"openapi-operation"`, `"path":"/pets","ref":{"kind":"openapi","spec":"pets"}`, `"method":"post"`} {
+		if !strings.Contains(ops, want) {
+			t.Errorf("operations document lacks %s: %s", want, ops)
+		}
+	}
+	if strings.Contains(ops, "/owners") {
+		t.Errorf("another tag's operation shows: %s", ops)
+	}
+	models := string(e.Post(e.Admin, path, source(map[string]any{"doc": "models"}, "pets")).Expect(200).Body)
+	if !strings.Contains(models, `"schemas":["Owner","Pet"]`) {
+		t.Errorf("models document: %s", models)
+	}
+	info := string(e.Post(e.Admin, path, source(map[string]any{"doc": "info", "page": "x"}, "pets")).Expect(200).Body)
+	if !strings.Contains(info, `pets`) || !strings.Contains(info, `"type":"bold"`) {
+		t.Errorf("info document: %s", info)
+	}
+	e.Post(e.Admin, path, source(map[string]any{"doc": "operations"}, "pets")).ExpectError(400).ExpectMessage("source.props.page")
+	e.Post(e.Admin, path, source(map[string]any{"doc": "other", "page": "x"}, "pets")).ExpectError(400)
+	e.Post(e.Admin, path, source(map[string]any{"doc": "models"}, "absent")).ExpectError(400).ExpectMessage("absent")
+}

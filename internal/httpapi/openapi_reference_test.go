@@ -48,7 +48,8 @@ func TestIntegrationOpenAPIReferencePages(t *testing.T) {
 	md := "# Pets\n\n" +
 		"{% openapi-operation spec=\"pets\" path=\"/pets/{petId}\" method=\"post\" %}\n[Pets API](https://pets.example.com)\n{% endopenapi-operation %}\n\n" +
 		"{% openapi-schemas spec=\"pets\" schemas=\"Pet\" %}\n[Pet](https://pets.example.com)\n{% endopenapi-schemas %}\n\n" +
-		"{% openapi-operation spec=\"absent\" path=\"/x\" method=\"get\" %}\nWritten inside the block.\n{% endopenapi-operation %}\n"
+		"{% openapi-operation spec=\"absent\" path=\"/x\" method=\"get\" %}\nWritten inside the block.\n{% endopenapi-operation %}\n\n" +
+		"{% swagger src=\"" + srv.URL + "/api/openapi.yaml\" path=\"/pets/{petId}\" method=\"post\" %}\n{% swagger-description %}\nOlder block.\n{% endswagger-description %}\n{% endswagger %}\n"
 	replaceContent(t, e, e.Admin, sp, newTreeBuilder().doc("home", "", "Pets", "home", md).tree)
 	f := newSiteFixture(t, e, site.Public)
 	f.siteSpace(f.section("", "API", "api", true, nil), sp, "", true, nil)
@@ -67,7 +68,10 @@ func TestIntegrationOpenAPIReferencePages(t *testing.T) {
 			t.Errorf("the page lacks %q", want)
 		}
 	}
-	if strings.Contains(body, "Pets API") {
+	if n := strings.Count(body, `openapi-method-post`); n != 2 {
+		t.Errorf("%d operations rendered, want 2 (the older swagger block's by its source URL)", n)
+	}
+	if strings.Contains(body, "Pets API") || strings.Contains(body, "Older block.") {
 		t.Error("the text written inside a rendered block shows beside the reference")
 	}
 	if strings.Contains(body, "Years since birth") {

@@ -119,3 +119,21 @@ func TestValidateReportsBrokenReferences(t *testing.T) {
 		t.Errorf("problems %v do not name the reference", problems)
 	}
 }
+
+func TestWebhookHTML(t *testing.T) {
+	doc := `{"openapi": "3.1.0", "info": {"title": "T", "version": "1"},
+  "webhooks": {"newPet": {"post": {"summary": "A pet was added", "requestBody": {"content": {"application/json":
+    {"schema": {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer"}}}}}},
+    "responses": {"200": {"description": "Received"}}}}}}`
+	v := Version{Entry: "openapi.json", Files: map[string]string{"openapi.json": doc}}
+	html, ok := WebhookHTML(v, "newPet", "POST")
+	if !ok || !strings.Contains(html, "A pet was added") || !strings.Contains(html, "<code>id</code> <span class=\"openapi-type\">integer</span> <span class=\"openapi-required\">required</span>") {
+		t.Errorf("webhook: %v %s", ok, html)
+	}
+	if strings.Contains(html, "curl") {
+		t.Error("a webhook has a sample request")
+	}
+	if _, ok := WebhookHTML(v, "gone", "post"); ok {
+		t.Error("an absent webhook rendered")
+	}
+}

@@ -22,6 +22,30 @@ func OperationHTML(v Version, p, method string) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	return t.operationHTML(op, item, at, p, method, true), true
+}
+
+// WebhookHTML renders a webhook of an OpenAPI 3.1 version (what the API sends, by name and
+// method), as OperationHTML does an operation, without a sample request.
+func WebhookHTML(v Version, name, method string) (string, bool) {
+	t, ok := newDocTree(v)
+	if !ok {
+		return "", false
+	}
+	hooks, _ := t.root["webhooks"].(map[string]any)
+	raw, found := hooks[name]
+	if !found {
+		return "", false
+	}
+	item, at := t.deref(node{v: raw, file: t.entry})
+	op, ok := item[strings.ToLower(method)].(map[string]any)
+	if !ok {
+		return "", false
+	}
+	return t.operationHTML(op, item, at, name, method, false), true
+}
+
+func (t *docTree) operationHTML(op, item map[string]any, at node, p, method string, sample bool) string {
 	var b strings.Builder
 	m := strings.ToUpper(method)
 	fmt.Fprintf(&b, `<div class="openapi-operation"><p class="openapi-endpoint"><span class="openapi-method openapi-method-%s">%s</span> <code>%s</code></p>`,
@@ -96,10 +120,12 @@ func OperationHTML(v Version, p, method string) (string, bool) {
 		}
 		b.WriteString(`</details>`)
 	}
-	b.WriteString(`<p class="openapi-heading"><strong>Sample request</strong></p>`)
-	b.WriteString(`<pre class="openapi-curl"><code class="language-bash">` + esc(t.curl(m, p, params, body)) + `</code></pre>`)
+	if sample {
+		b.WriteString(`<p class="openapi-heading"><strong>Sample request</strong></p>`)
+		b.WriteString(`<pre class="openapi-curl"><code class="language-bash">` + esc(t.curl(m, p, params, body)) + `</code></pre>`)
+	}
 	b.WriteString(`</div>`)
-	return b.String(), true
+	return b.String()
 }
 
 // SchemasHTML renders named schemas of a version ("The Pet object"); false when it has none
@@ -369,12 +395,21 @@ func esc(s string) string { return html.EscapeString(s) }
 // new version shows on the next page view. Versions are read once per call of the result.
 func (s *Service) References(ctx context.Context, orgID string) func(tag string, attrs map[string]string) (string, bool) {
 	versions := map[string]*Version{}
-	latest := func(slug string) *Version {
-		if v, seen := versions[slug]; seen {
+	// latest reads the latest version of the spec of a slug, or of a source URL for the
+	// older {% openapi src="…" %} and {% swagger %} blocks.
+	latest := func(slug, src string) *Version {
+		key := slug + "\x00" + src
+		if v, seen := versions[key]; seen {
 			return v
 		}
-		versions[slug] = nil
-		sp, err := s.store.Spec(ctx, orgID, slug)
+		versions[key] = nil
+		var sp Spec
+		var err error
+		if src != "" {
+			sp, err = s.store.SpecBySourceURL(ctx, orgID, src)
+		} else {
+			sp, err = s.store.Spec(ctx, orgID, slug)
+		}
 		if err != nil || sp.LastVersion == "" {
 			return nil
 		}
@@ -382,19 +417,30 @@ func (s *Service) References(ctx context.Context, orgID string) func(tag string,
 		if err != nil {
 			return nil
 		}
-		versions[slug] = &v
+		versions[key] = &v
 		return &v
 	}
 	return func(tag string, attrs map[string]string) (string, bool) {
-		v := latest(attrs["spec"])
+		var v *Version
+		if tag == "openapi" || tag == "swagger" {
+			if strings.HasPrefix(attrs["src"], "http://") || strings.HasPrefix(attrs["src"], "https://") {
+				v = latest("", attrs["src"])
+			}
+		} else if attrs["spec"] != "" {
+			v = latest(attrs["spec"], "")
+		}
 		if v == nil {
 			return "", false
 		}
 		switch tag {
+		case "openapi", "swagger":
+			return OperationHTML(*v, attrs["path"], attrs["method"])
 		case "openapi-operation":
 			return OperationHTML(*v, attrs["path"], attrs["method"])
 		case "openapi-schemas":
 			return SchemasHTML(*v, strings.Split(attrs["schemas"], ","))
+		case "openapi-webhook":
+			return WebhookHTML(*v, attrs["name"], attrs["method"])
 		}
 		return "", false
 	}

@@ -94,6 +94,8 @@ type Store interface {
 	DeleteSpec(ctx context.Context, orgID, slug string) error
 	Spec(ctx context.Context, orgID, slug string) (Spec, error)
 	SpecByID(ctx context.Context, id string) (Spec, error)
+	// SpecBySourceURL finds the organization's spec fetched from url (the oldest, if several).
+	SpecBySourceURL(ctx context.Context, orgID, url string) (Spec, error)
 	ListSpecs(ctx context.Context, orgID string, page paging.Request) (paging.Result[Spec], error)
 	ListVersions(ctx context.Context, specID string, page paging.Request) (paging.Result[Version], error)
 	Version(ctx context.Context, specID, id string) (Version, error)

@@ -142,6 +142,16 @@ func (s OpenAPISpecs) SpecByID(ctx context.Context, id string) (openapi.Spec, er
 	return sp, err
 }
 
+// SpecBySourceURL finds the organization's oldest spec fetched from url.
+func (s OpenAPISpecs) SpecBySourceURL(ctx context.Context, orgID, url string) (openapi.Spec, error) {
+	sp, err := scanOpenAPISpec(s.DB.Read().QueryRow(ctx, `SELECT `+openAPISpecColumns+` FROM openapi_specs
+		WHERE organization_id = ? AND source_url = ? ORDER BY created_at, id LIMIT 1`, orgID, url).Scan)
+	if errors.Is(err, ErrNotFound) {
+		return sp, specNotFound(url)
+	}
+	return sp, err
+}
+
 // ListSpecs lists the organization's specs by slug.
 func (s OpenAPISpecs) ListSpecs(ctx context.Context, orgID string, page paging.Request) (paging.Result[openapi.Spec], error) {
 	l := List{Select: openAPISpecColumns, From: `FROM openapi_specs`, Order: []string{"slug"},

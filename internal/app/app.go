@@ -44,6 +44,7 @@ import (
 	"docsd/internal/sitepub"
 	"docsd/internal/space"
 	"docsd/internal/store"
+	"docsd/internal/wire"
 )
 
 // Options are what a caller may inject besides the configuration.
@@ -207,7 +208,7 @@ func (a *App) Listen() error {
 			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}, OpenAPI: a.OpenAPI},
 	}
 	deps.Computed = &computed.Registry{}
-	a.OpenAPI.RegisterComputed(deps.Computed)
+	a.OpenAPI.RegisterComputed(deps.Computed, wire.URLs{Base: a.BaseURL}.App)
 	deps.Collectors = a.metricCollectors()
 	deps.Generation = a.DB.Generation
 	if c := a.Config; c.RateLimitToken > 0 || c.RateLimitAddress > 0 || c.RateLimitExpensive > 0 {

@@ -133,3 +133,49 @@ components:
 	e.Post(e.Admin, path, source(map[string]any{"doc": "other", "page": "x"}, "pets")).ExpectError(400)
 	e.Post(e.Admin, path, source(map[string]any{"doc": "models"}, "absent")).ExpectError(400).ExpectMessage("absent")
 }
+
+// TestIntegrationOpenAPIComputedRevision computes a builtin:openapi revision: a page per tag
+// with its operations, and one of models, each with the source that computes it again.
+func TestIntegrationOpenAPIComputedRevision(t *testing.T) {
+	e := apitest.New(t)
+	doc := `openapi: 3.0.3
+info: {title: Pets, version: "1"}
+tags: [{name: pets}, {name: owners}]
+paths:
+  /pets: {get: {tags: [pets], responses: {"200": {description: ok}}}}
+  /owners: {get: {tags: [owners], responses: {"200": {description: ok}}}}
+  /stores: {get: {tags: [Stores], responses: {"200": {description: ok}}}}
+components: {schemas: {Pet: {type: object}}}
+`
+	e.Post(e.Admin, "/v1/orgs/"+e.Org+"/openapi", map[string]any{"slug": "pets", "source": map[string]any{"text": doc}}).Expect(201)
+	processed(t, e, "pets")
+	sp := newSpace(t, e, e.Admin, e.Org, nil)
+	path := "/v1/spaces/" + sp + "/content/computed/revision"
+	deps := map[string]any{"spec": map[string]any{"ref": map[string]any{"kind": "openapi", "spec": "pets"}}}
+	body := func(models any) map[string]any {
+		return map[string]any{"seed": "seed-1", "source": map[string]any{"type": "builtin:openapi", "props": map[string]any{"models": models}, "dependencies": deps}}
+	}
+	r := e.Post(e.Admin, path, body(true)).Expect(200)
+	pages, _ := r.Get("pages")
+	var titles, ids []string
+	for _, p := range pages.([]any) {
+		m := p.(map[string]any)
+		titles = append(titles, m["title"].(string))
+		ids = append(ids, m["id"].(string))
+	}
+	if strings.Join(titles, ",") != "pets,owners,Stores,Models" {
+		t.Fatalf("pages %v, want pets, owners, Stores, Models", titles)
+	}
+	if r.Str("pages.0.computed.props.page") != "pets" || !strings.Contains(string(r.Body), `"path":"/pets"`) {
+		t.Errorf("the pets page: %s", r.Body)
+	}
+	again := e.Post(e.Admin, path, body(false)).Expect(200)
+	if again.Str("pages.0.id") != ids[0] {
+		t.Errorf("the same seed gave another id: %s vs %s", again.Str("pages.0.id"), ids[0])
+	}
+	if n, _ := again.Get("pages"); len(n.([]any)) != 3 {
+		t.Errorf("without models: %d pages, want 3", len(n.([]any)))
+	}
+	e.Post(e.Admin, path, map[string]any{"seed": "s", "source": map[string]any{"type": "builtin:openapi", "props": map[string]any{}, "dependencies": deps}}).
+		ExpectError(400).ExpectMessage("source.props.models")
+}

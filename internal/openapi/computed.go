@@ -15,10 +15,14 @@ import (
 // ComputedType is the computed content source type of OpenAPI specs.
 const ComputedType = "builtin:openapi"
 
-// RegisterComputed adds builtin:openapi documents to r: a tag's operations, the spec's info,
-// or its models, as the blocks a page written by hand would hold.
-func (s *Service) RegisterComputed(r *computed.Registry) {
+// RegisterComputed adds builtin:openapi sources to r: documents (a tag's operations, the
+// spec's info, its models, as the blocks a page written by hand would hold) and revisions
+// (a page per tag, and one of models when asked). appURL makes a page's address in the app.
+func (s *Service) RegisterComputed(r *computed.Registry, appURL func(path string) string) {
 	r.RegisterDocument(ComputedType, s.computedDocument)
+	r.RegisterRevision(ComputedType, func(ctx context.Context, req computed.Request) (computed.Revision, error) {
+		return s.computedRevision(ctx, req, appURL)
+	})
 }
 
 type computedSource struct {
@@ -43,37 +47,52 @@ func (s *Service) computedDocument(ctx context.Context, req computed.Request) (*
 			return nil, apperr.Invalidf("source.props: must be an object with doc (operations, info or models) and page")
 		}
 	}
+	t, slug, err := s.computedSpec(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return t.document(slug, src.Props.Doc, src.Props.Page)
+}
+
+// computedSpec reads the latest version of the spec a source depends on.
+func (s *Service) computedSpec(ctx context.Context, req computed.Request) (*docTree, string, error) {
+	var src computedSource
 	if len(req.Source.Dependencies) > 0 {
 		if err := json.Unmarshal(req.Source.Dependencies, &src.Dependencies); err != nil {
-			return nil, apperr.Invalidf("source.dependencies: must be {spec: {ref: {kind: openapi, spec: <slug>}}}")
+			return nil, "", apperr.Invalidf("source.dependencies: must be {spec: {ref: {kind: openapi, spec: <slug>}}}")
 		}
 	}
 	slug := src.Dependencies.Spec.Ref.Spec
 	if src.Dependencies.Spec.Ref.Kind != "openapi" || slug == "" {
-		return nil, apperr.Invalidf("source.dependencies.spec.ref: must be {kind: openapi, spec: <slug>}")
+		return nil, "", apperr.Invalidf("source.dependencies.spec.ref: must be {kind: openapi, spec: <slug>}")
 	}
 	sp, err := s.store.Spec(ctx, req.OrgID, slug)
 	if err != nil {
-		return nil, apperr.Invalidf("source.dependencies.spec.ref.spec: the organization has no OpenAPI specification %q", slug)
+		return nil, "", apperr.Invalidf("source.dependencies.spec.ref.spec: the organization has no OpenAPI specification %q", slug)
 	}
 	if sp.LastVersion == "" {
-		return nil, apperr.Invalidf("source.dependencies.spec.ref.spec: OpenAPI specification %q has no version yet (processingState %s)", slug, sp.State)
+		return nil, "", apperr.Invalidf("source.dependencies.spec.ref.spec: OpenAPI specification %q has no version yet (processingState %s)", slug, sp.State)
 	}
 	v, err := s.store.Version(ctx, sp.ID, sp.LastVersion)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	t, ok := newDocTree(v)
 	if !ok {
-		return nil, apperr.Invalidf("source.dependencies.spec.ref.spec: OpenAPI specification %q has no readable document", slug)
+		return nil, "", apperr.Invalidf("source.dependencies.spec.ref.spec: OpenAPI specification %q has no readable document", slug)
 	}
+	return t, slug, nil
+}
+
+// document is the computed document of one page.
+func (t *docTree) document(slug, doc, page string) (*markdoc.Document, error) {
 	var md string
-	switch src.Props.Doc {
+	switch doc {
 	case "operations":
-		if src.Props.Page == "" {
+		if page == "" {
 			return nil, apperr.Invalidf("source.props.page: the tag whose operations the page shows is required")
 		}
-		md = t.operationsMarkdown(slug, src.Props.Page)
+		md = t.operationsMarkdown(slug, page)
 	case "info":
 		info, _ := t.root["info"].(map[string]any)
 		desc, _ := info["description"].(string)
@@ -81,7 +100,7 @@ func (s *Service) computedDocument(ctx context.Context, req computed.Request) (*
 	case "models":
 		md = t.modelsMarkdown(slug)
 	default:
-		return nil, apperr.Invalidf("source.props.doc: must be operations, info or models, got %q", src.Props.Doc)
+		return nil, apperr.Invalidf("source.props.doc: must be operations, info or models, got %q", doc)
 	}
 	return markdoc.ToDocument(md), nil
 }

@@ -179,7 +179,8 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	fo := fetch.FromConfig(cfg)
 	fo.Timeout = cfg.OpenAPIFetchTimeout
 	a.OpenAPI = openapi.NewService(store.OpenAPISpecs{DB: db}, a.Orgs, fo, a.Clock)
-	a.Jobs.Register(openapi.ProcessJob, a.OpenAPI.HandleProcess, jobs.MaxAttempts(3), jobs.Backoff(5*time.Second, time.Minute))
+	a.Jobs.Register(openapi.ProcessJob, a.OpenAPI.HandleProcess, jobs.MaxAttempts(3), jobs.Backoff(5*time.Second, time.Minute),
+		jobs.OnFail(a.OpenAPI.OnProcessFailed))
 	a.Jobs.Every(openapi.RefreshJob, max(cfg.OpenAPIRefreshInterval/6, time.Minute), a.OpenAPI.HandleRefresh(cfg.OpenAPIRefreshInterval))
 	var counts ratelimit.Store
 	if db.Engine == store.Postgres {

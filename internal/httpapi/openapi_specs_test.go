@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -383,6 +384,15 @@ func TestIntegrationOpenAPISpecFetchFailures(t *testing.T) {
 		r := processed(t, e, "redirect")
 		if r.Str("lastProcessErrorCode") != "FETCH_ERROR" || !strings.Contains(r.Str("lastProcessedErrors.0.message"), "loopback") {
 			t.Fatalf("redirect: %v", r.Map())
+		}
+	})
+
+	t.Run("a job that fails for good leaves the spec complete with an error, not in progress", func(t *testing.T) {
+		r := e.Post(e.Admin, base, map[string]any{"slug": "doomed", "source": map[string]any{"text": openAPI31Doc}}).Expect(201)
+		e.App.OpenAPI.OnProcessFailed(t.Context(), []byte(`{"spec":"`+r.Str("id")+`","generation":1}`), errors.New("database gone"))
+		got := e.Get(e.Admin, base+"/doomed").Expect(200)
+		if got.Str("processingState") != "complete" || got.Str("lastProcessErrorCode") != "FETCH_ERROR" {
+			t.Fatalf("after a failed job: %v", got.Map())
 		}
 	})
 

@@ -62,6 +62,17 @@ func (s *Service) HandleProcess(ctx context.Context, payload json.RawMessage) er
 	return s.store.FinishProcessing(ctx, s.clock.Now(), sp.ID, p.Generation, r)
 }
 
+// OnProcessFailed records a processing job that failed for good (the database kept failing,
+// say) on its spec, so the spec does not stay in progress: the next refresh or PUT tries again.
+func (s *Service) OnProcessFailed(ctx context.Context, payload []byte, err error) {
+	var p processPayload
+	if json.Unmarshal(payload, &p) != nil {
+		return
+	}
+	_ = s.store.FinishProcessing(ctx, s.clock.Now(), p.Spec, p.Generation, Result{ErrorCode: ErrFetch,
+		Errors: []ProblemItem{{Code: "processing", Message: "processing stopped after its attempts failed; it is tried again at the next refresh or PUT"}}})
+}
+
 // process gathers and checks a spec's files. Only a cancelled context is an error.
 func (s *Service) process(ctx context.Context, sp Spec) (Result, error) {
 	var got fetched

@@ -165,7 +165,7 @@ func (s *Service) Delete(ctx context.Context, c auth.Caller, orgID, slug string)
 	if _, err := s.editor(ctx, c, orgID); err != nil {
 		return err
 	}
-	return s.store.DeleteSpec(ctx, orgID, slug)
+	return s.store.DeleteSpec(ctx, s.clock.Now(), orgID, slug)
 }
 
 // SetVisibility makes a spec public or private.

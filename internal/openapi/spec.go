@@ -91,7 +91,7 @@ type Store interface {
 	// job for the new generation, returning the spec as stored.
 	UpdateSource(ctx context.Context, now time.Time, orgID, slug string, src Source) (Spec, error)
 	SetVisibility(ctx context.Context, now time.Time, orgID, slug, visibility string) (Spec, error)
-	DeleteSpec(ctx context.Context, orgID, slug string) error
+	DeleteSpec(ctx context.Context, now time.Time, orgID, slug string) error
 	Spec(ctx context.Context, orgID, slug string) (Spec, error)
 	SpecByID(ctx context.Context, id string) (Spec, error)
 	// SpecBySourceURL finds the organization's spec fetched from url (the oldest, if several).

@@ -102,8 +102,8 @@ func (s OpenAPISpecs) SetVisibility(ctx context.Context, now time.Time, orgID, s
 }
 
 // DeleteSpec removes a spec and its versions; absent is no error.
-func (s OpenAPISpecs) DeleteSpec(ctx context.Context, orgID, slug string) error {
-	return s.DB.Write(ctx, time.Now(), func(q *Q) error {
+func (s OpenAPISpecs) DeleteSpec(ctx context.Context, now time.Time, orgID, slug string) error {
+	return s.DB.Write(ctx, now, func(q *Q) error {
 		var id string
 		err := q.QueryRow(ctx, `SELECT id FROM openapi_specs WHERE organization_id = ? AND slug = ?`, orgID, slug).Scan(&id)
 		if errors.Is(err, ErrNotFound) {

@@ -88,14 +88,24 @@ type fileRef struct {
 // leaving references inside the same document ("#/components/...") aside.
 func externalRefs(tree any) []fileRef {
 	var out []fileRef
+	for _, r := range allRefs(tree) {
+		if file, _, _ := strings.Cut(r.target, "#"); file != "" {
+			out = append(out, fileRef{target: file, pointer: r.pointer})
+		}
+	}
+	return out
+}
+
+// allRefs lists every $ref of tree, whole ("common.yaml#/Pet", "#/components/schemas/Pet"),
+// with where it was found, in a stable order.
+func allRefs(tree any) []fileRef {
+	var out []fileRef
 	var walk func(v any, ptr string)
 	walk = func(v any, ptr string) {
 		switch t := v.(type) {
 		case map[string]any:
 			if ref, ok := t["$ref"].(string); ok {
-				if file, _, _ := strings.Cut(ref, "#"); file != "" {
-					out = append(out, fileRef{target: file, pointer: ptr + "/$ref"})
-				}
+				out = append(out, fileRef{target: ref, pointer: ptr + "/$ref"})
 			}
 			keys := make([]string, 0, len(t))
 			for k := range t {

@@ -115,7 +115,7 @@ func TestValidateReportsBrokenReferences(t *testing.T) {
 	if len(problems) == 0 {
 		t.Fatal("a reference to a missing schema passed")
 	}
-	if !strings.Contains(problems[0].Message, "Missing") {
+	if want := `openapi.yaml: at /paths/~1a/get/responses/200/content/application~1json/schema/$ref: "#/components/schemas/Missing" points at nothing`; problems[0].Message != want {
 		t.Errorf("problems %v do not name the reference", problems)
 	}
 }

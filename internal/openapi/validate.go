@@ -1,8 +1,10 @@
 package openapi
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
+	"sort"
 	"strings"
 	"testing/fstest"
 
@@ -29,6 +31,9 @@ func validate(files map[string]string, entry string) []ProblemItem {
 	_, isOpenAPI := root["openapi"]
 	if !isSwagger && !isOpenAPI {
 		return []ProblemItem{{Code: "structure", Message: entry + ": at /: neither an \"openapi\" nor a \"swagger\" field says which specification this is"}}
+	}
+	if problems := brokenRefs(files, entry); len(problems) > 0 {
+		return problems
 	}
 	mapFS := fstest.MapFS{}
 	for name, text := range files {
@@ -79,6 +84,26 @@ func problems(entry string, err error) []ProblemItem {
 	}
 	if len(out) == 0 {
 		out = []ProblemItem{{Code: "structure", Message: entry + ": " + err.Error()}}
+	}
+	return out
+}
+
+// brokenRefs reports each $ref that points at nothing, with the file and JSON pointer where
+// it is written: the library names only the missing target.
+func brokenRefs(files map[string]string, entry string) []ProblemItem {
+	t, _ := newDocTree(Version{Entry: entry, Files: files})
+	names := make([]string, 0, len(t.files))
+	for n := range t.files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var out []ProblemItem
+	for _, name := range names {
+		for _, r := range allRefs(t.files[name]) {
+			if _, ok := t.resolve(name, r.target); !ok {
+				out = append(out, ProblemItem{Code: "reference", Message: fmt.Sprintf("%s: at %s: %q points at nothing", name, r.pointer, r.target)})
+			}
+		}
 	}
 	return out
 }

@@ -23,6 +23,7 @@ func (s *Server) openAPISpecRoutes() {
 	s.handle("GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions", s.listOpenAPISpecVersions)
 	s.handle("GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}", s.getOpenAPISpecVersion)
 	s.handle("GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content", s.getOpenAPISpecVersionContent)
+	s.handle("GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content/raw", s.getLatestOpenAPISpecVersionContentRaw)
 	s.register("GET /v1/openapi-published/{specId}/{file...}", http.HandlerFunc(s.publishedOpenAPIFile))
 }
 
@@ -172,6 +173,21 @@ func (s *Server) getOpenAPISpecVersionContent(w http.ResponseWriter, r *http.Req
 		return err
 	}
 	return ok(w, s.urls.FromOpenAPIContent(sp, v))
+}
+
+// getLatestOpenAPISpecVersionContentRaw answers the latest version's entry file as it was
+// fetched or given, and whether it is JSON or YAML (the newest spec's OpenAPISpecRawContent).
+func (s *Server) getLatestOpenAPISpecVersionContentRaw(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	_, v, err := s.OpenAPI.Version(r.Context(), c, r.PathValue("organizationId"), r.PathValue("specSlug"), "latest")
+	if err != nil {
+		return err
+	}
+	text := v.Files[v.Entry]
+	format := "yaml"
+	if strings.HasPrefix(strings.TrimLeft(text, " \t\r\n\ufeff"), "{") {
+		format = "json"
+	}
+	return ok(w, map[string]string{"text": text, "format": format})
 }
 
 // publishedOpenAPIFile serves a file of a public spec's latest version as it was fetched:

@@ -149,6 +149,10 @@ func TestIntegrationOpenAPISpecsAPI(t *testing.T) {
 			t.Errorf("content filesystem: %v", fs)
 		}
 		e.Get(e.Admin, base+"/pets/versions/"+ver+"/content").Expect(200)
+		raw := e.Get(e.Admin, base+"/pets/versions/latest/content/raw").Expect(200)
+		if raw.Str("text") != openAPI31Doc || raw.Str("format") != "json" {
+			t.Errorf("raw content: %v", raw.Map())
+		}
 		e.Get(e.Admin, base+"/pets/versions/nope").ExpectError(404)
 		e.Get(e.Admin, base+"/pets/versions/nope/content").ExpectError(404)
 	})
@@ -197,6 +201,7 @@ func TestIntegrationOpenAPISpecsAPI(t *testing.T) {
 		e.Get(e.Admin, base+"/pets").ExpectError(404)
 		e.Get(e.Admin, base+"/pets/versions").ExpectError(404)
 		e.Get(e.Admin, base+"/pets/versions/latest").ExpectError(404)
+		e.Get(e.Admin, base+"/pets/versions/latest/content/raw").ExpectError(404)
 	})
 
 	t.Run("outsiders get 404, readers may not change specs", func(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 	"docsd/internal/apitest"
 	"docsd/internal/auth"
 	"docsd/internal/config"
+	"docsd/internal/store"
 )
 
 const swagger2Doc = `swagger: "2.0"
@@ -394,6 +395,11 @@ func TestIntegrationOpenAPISpecFetchFailures(t *testing.T) {
 
 	t.Run("a job that fails for good leaves the spec complete with an error, not in progress", func(t *testing.T) {
 		r := e.Post(e.Admin, base, map[string]any{"slug": "doomed", "source": map[string]any{"text": openAPI31Doc}}).Expect(201)
+		processed(t, e, "doomed")
+		// A worker took the job and stopped for good while it was in progress.
+		if ok, err := (store.OpenAPISpecs{DB: e.App.DB}).StartProcessing(t.Context(), e.Clock.Now(), r.Str("id"), 1); !ok || err != nil {
+			t.Fatalf("start processing: %v %v", ok, err)
+		}
 		e.App.OpenAPI.OnProcessFailed(t.Context(), []byte(`{"spec":"`+r.Str("id")+`","generation":1}`), errors.New("database gone"))
 		got := e.Get(e.Admin, base+"/doomed").Expect(200)
 		if got.Str("processingState") != "complete" || got.Str("lastProcessErrorCode") != "FETCH_ERROR" {

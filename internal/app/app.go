@@ -8,6 +8,7 @@ import (
 	"docsd/internal/changereq"
 	"docsd/internal/comment"
 	"docsd/internal/content"
+	"docsd/internal/docxconv"
 	"docsd/internal/embed"
 	"docsd/internal/fetch"
 	"docsd/internal/gitfetch"
@@ -149,6 +150,7 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	}, jobs.MaxAttempts(5), jobs.Backoff(time.Second, time.Minute),
 		jobs.OnFail(func(ctx context.Context, payload []byte, err error) { a.Imports.OnJobFailed(ctx, payload, err) }))
 	a.GitImport.Runs = a.Imports
+	a.Imports.Docx = docxconv.Converter{Program: cfg.DocxProgram()}
 	pdfKey, err := db.Setting(ctx, "pdf_link_key", ids.Secret)
 	if err != nil {
 		db.Close()

@@ -60,6 +60,10 @@ type Config struct {
 	// one fetch of a spec's file may take.
 	OpenAPIRefreshInterval time.Duration
 	OpenAPIFetchTimeout    time.Duration
+
+	// Pandoc is the program .docx imports are converted with: a name looked up on PATH or a
+	// path; "off" refuses .docx imports. When it is not installed they are refused too.
+	Pandoc string
 }
 
 // Defaults are the values used when neither a flag nor the environment sets one.
@@ -90,6 +94,8 @@ func Defaults() Config {
 
 		OpenAPIRefreshInterval: 6 * time.Hour,
 		OpenAPIFetchTimeout:    30 * time.Second,
+
+		Pandoc: "pandoc",
 	}
 }
 
@@ -142,6 +148,8 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	f.durationVar(&c.OpenAPIRefreshInterval, "openapi-refresh-interval", "DOCSD_OPENAPI_REFRESH_INTERVAL", "how often OpenAPI specs given by URL are fetched again, as a Go duration such as 6h (DOCSD_OPENAPI_REFRESH_INTERVAL)")
 	f.durationVar(&c.OpenAPIFetchTimeout, "openapi-fetch-timeout", "DOCSD_OPENAPI_FETCH_TIMEOUT", "how long one fetch of an OpenAPI spec's file may take, as a Go duration such as 30s (DOCSD_OPENAPI_FETCH_TIMEOUT)")
 	f.addBlobFlags(env)
+
+	fs.StringVar(&c.Pandoc, "pandoc", env("DOCSD_PANDOC", c.Pandoc), "pandoc program that converts .docx imports, by name on PATH or path; off refuses .docx imports (DOCSD_PANDOC)")
 	return f
 }
 
@@ -335,10 +343,21 @@ func (c *Config) finish() error {
 	default:
 		return fmt.Errorf("sqlite-synchronous: want off, normal, full or extra, got %q", c.SQLiteSynchronous)
 	}
+	if strings.TrimSpace(c.Pandoc) == "" || strings.ContainsRune(c.Pandoc, 0) {
+		return fmt.Errorf("pandoc: want a program name, a path, or off (got %q)", c.Pandoc)
+	}
 	if c.BodyMemoryBytes < 1<<20 {
 		return fmt.Errorf("body-memory-bytes must be at least 1048576 (got %d)", c.BodyMemoryBytes)
 	}
 	return nil
+}
+
+// DocxProgram is the pandoc program .docx imports use, "" when they are turned off.
+func (c Config) DocxProgram() string {
+	if strings.EqualFold(c.Pandoc, "off") {
+		return ""
+	}
+	return c.Pandoc
 }
 
 // BaseURLFor returns the base URL, derived from the address actually listened on when none
@@ -372,6 +391,6 @@ func (c Config) Redacted() map[string]any {
 		"cpuProfile": c.CPUProfile, "importSyncPages": c.ImportSyncPages, "sqliteSynchronous": c.SQLiteSynchronous, "outboxRetention": c.OutboxRetention.String(),
 		"openAPIRefreshInterval": c.OpenAPIRefreshInterval.String(), "openAPIFetchTimeout": c.OpenAPIFetchTimeout.String(),
 		"rateLimitToken": c.RateLimitToken, "rateLimitAddress": c.RateLimitAddress, "rateLimitExpensive": c.RateLimitExpensive,
-		"blobS3": c.BlobS3.redacted(),
+		"blobS3": c.BlobS3.redacted(), "pandoc": c.Pandoc,
 	}
 }

@@ -183,6 +183,10 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.OpenAPI = openapi.NewService(store.OpenAPISpecs{DB: db}, a.Orgs, fo, a.Clock)
 	a.Jobs.Register(openapi.ProcessJob, a.OpenAPI.HandleProcess, jobs.MaxAttempts(3), jobs.Backoff(5*time.Second, time.Minute),
 		jobs.OnFail(a.OpenAPI.OnProcessFailed))
+	if err := a.Outbox.Register(ctx, openapi.SourcesConsumer, a.OpenAPI.HandleHeadMoves(a.Content)); err != nil {
+		db.Close()
+		return nil, err
+	}
 	a.Jobs.Every(openapi.RefreshJob, max(cfg.OpenAPIRefreshInterval/6, time.Minute), a.OpenAPI.HandleRefresh(cfg.OpenAPIRefreshInterval))
 	var counts ratelimit.Store
 	if db.Engine == store.Postgres {

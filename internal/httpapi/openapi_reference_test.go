@@ -179,3 +179,34 @@ components: {schemas: {Pet: {type: object}}}
 	e.Post(e.Admin, path, map[string]any{"seed": "s", "source": map[string]any{"type": "builtin:openapi", "props": map[string]any{}, "dependencies": deps}}).
 		ExpectError(400).ExpectMessage("source.props.models")
 }
+
+// TestIntegrationOpenAPIOlderBlockMakesASpec imports a page with the older
+// {% swagger src="…" %} block: its URL becomes a spec of the organization (once, however
+// often the content changes), which is processed and renders the block on the published page.
+func TestIntegrationOpenAPIOlderBlockMakesASpec(t *testing.T) {
+	srv := newSpecServer(t, map[string]string{"api/openapi.yaml": petStoreDoc, "api/schemas/pet.yaml": petSchemas})
+	e := apitest.New(t)
+	src := srv.URL + "/api/openapi.yaml"
+	sp := newSpace(t, e, e.Admin, e.Org, map[string]any{"title": "API"})
+	md := "# Pets\n\n{% swagger src=\"" + src + "\" path=\"/pets/{petId}\" method=\"post\" %}\n{% swagger-description %}\nWritten by hand.\n{% endswagger-description %}\n{% endswagger %}\n"
+	replaceContent(t, e, e.Admin, sp, newTreeBuilder().doc("home", "", "Pets", "home", md).tree)
+	e.RunDue()
+	specs := e.Get(e.Admin, "/v1/orgs/"+e.Org+"/openapi").Expect(200).Items()
+	if len(specs) != 1 || specs[0]["sourceURL"] != src || specs[0]["slug"] != "127-0-0-1-openapi" {
+		t.Fatalf("specs after the import: %v", specs)
+	}
+	if r := processed(t, e, "127-0-0-1-openapi"); r.Str("lastVersion") == "" {
+		t.Fatalf("the spec was not processed: %v", r.Map())
+	}
+	replaceContent(t, e, e.Admin, sp, newTreeBuilder().doc("home", "", "Pets", "home", md+"\nMore.\n").tree)
+	e.RunDue()
+	if n := len(e.Get(e.Admin, "/v1/orgs/"+e.Org+"/openapi").Expect(200).Items()); n != 1 {
+		t.Errorf("%d specs after another change, want 1", n)
+	}
+	f := newSiteFixture(t, e, site.Public)
+	f.siteSpace(f.section("", "API", "api", true, nil), sp, "", true, nil)
+	body := newReader(t, e).get(f.path("")).expect(t, 200).Body
+	if !strings.Contains(body, "openapi-method-post") || strings.Contains(body, "Written by hand.") {
+		t.Errorf("the older block does not render from the spec: %.2000s", body)
+	}
+}

@@ -137,3 +137,22 @@ func TestWebhookHTML(t *testing.T) {
 		t.Error("an absent webhook rendered")
 	}
 }
+
+func TestSourceURLsAndSlugs(t *testing.T) {
+	md := "{% swagger src=\"https://api.example.com/v1/openapi.json\" path=\"/a\" method=\"get\" %}\n{% endswagger %}\n" +
+		"{% openapi src=\"./local.yaml\" path=\"/a\" method=\"get\" %}{% endopenapi %}\n" +
+		"{% openapi method=\"get\" src=\"http://x.test/spec.yaml\" path=\"/b\" %}\n`{% swagger src=\"ftp://no\" %}`"
+	got := SourceURLs(md)
+	if strings.Join(got, " ") != "https://api.example.com/v1/openapi.json http://x.test/spec.yaml" {
+		t.Errorf("source URLs %v", got)
+	}
+	for url, want := range map[string]string{
+		"https://api.example.com/v1/openapi.json":              "api-example-com-openapi",
+		"http://127.0.0.1:8080/":                               "127-0-0-1",
+		"https://h.test/" + strings.Repeat("a", 200) + ".yaml": ("h-test-" + strings.Repeat("a", 200))[:SlugMax],
+	} {
+		if got := slugFromURL(url); got != want || CheckSlug(got) != nil {
+			t.Errorf("slug of %s: %q, want %q", url, got, want)
+		}
+	}
+}

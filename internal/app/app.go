@@ -31,10 +31,12 @@ import (
 	"docsd/internal/account"
 	"docsd/internal/buildinfo"
 	"docsd/internal/clock"
+	"docsd/internal/computed"
 	"docsd/internal/config"
 	"docsd/internal/httpapi"
 	"docsd/internal/ids"
 	"docsd/internal/jobs"
+	"docsd/internal/openapi"
 	"docsd/internal/org"
 	"docsd/internal/outbox"
 	"docsd/internal/paging"
@@ -46,6 +48,7 @@ import (
 	"docsd/internal/sitepub"
 	"docsd/internal/space"
 	"docsd/internal/store"
+	"docsd/internal/wire"
 )
 
 // Options are what a caller may inject besides the configuration.
@@ -76,6 +79,7 @@ type App struct {
 	Deliveries     *delivery.Deliverer // sends integration events; knows the base URL once listening
 	SiteViews      *integration.Views  // samples published pages served into site_view events
 	Search         *search.Service
+	OpenAPI        *openapi.Service
 	Blobs          blob.Store
 	Cursors        *paging.Codec
 	Jobs           *jobs.Queue    // register handlers in Open; the worker loop runs during Serve
@@ -199,6 +203,17 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		return nil, err
 	}
 
+	// OpenAPI specs: processing on a change of source, and refreshes of URL sources.
+	fo := fetch.FromConfig(cfg)
+	fo.Timeout = cfg.OpenAPIFetchTimeout
+	a.OpenAPI = openapi.NewService(store.OpenAPISpecs{DB: db}, a.Orgs, fo, a.Clock)
+	a.Jobs.Register(openapi.ProcessJob, a.OpenAPI.HandleProcess, jobs.MaxAttempts(3), jobs.Backoff(5*time.Second, time.Minute),
+		jobs.OnFail(a.OpenAPI.OnProcessFailed))
+	if err := a.Outbox.Register(ctx, openapi.SourcesConsumer, a.OpenAPI.HandleHeadMoves(a.Content)); err != nil {
+		db.Close()
+		return nil, err
+	}
+	a.Jobs.Every(openapi.RefreshJob, max(cfg.OpenAPIRefreshInterval/6, time.Minute), a.OpenAPI.HandleRefresh(cfg.OpenAPIRefreshInterval))
 	var counts ratelimit.Store
 	if db.Engine == store.Postgres {
 		counts = store.RateWindows{DB: db}
@@ -221,12 +236,14 @@ func (a *App) Listen() error {
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, BodyMemoryBytes: a.Config.BodyMemoryBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
 		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, GitSync: a.GitSync, Embeds: a.Embeds, Imports: a.Imports, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
-		Integrations: a.Integrations,
-		PDF:          a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
+		Integrations: a.Integrations, OpenAPI: a.OpenAPI,
+		PDF: a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
 		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
-			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}, Views: a.SiteViews},
+			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}, Views: a.SiteViews, OpenAPI: a.OpenAPI},
 	}
+	deps.Computed = &computed.Registry{}
+	a.OpenAPI.RegisterComputed(deps.Computed, wire.URLs{Base: a.BaseURL}.App)
 	deps.Collectors = a.metricCollectors()
 	deps.Generation = a.DB.Generation
 	if c := a.Config; c.RateLimitToken > 0 || c.RateLimitAddress > 0 || c.RateLimitExpensive > 0 {

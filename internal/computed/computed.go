@@ -26,6 +26,7 @@ type Source struct {
 // generated ids derive from (the same seed gives the same ids).
 type Request struct {
 	SpaceID string
+	OrgID   string // the space's organization, whose resources (OpenAPI specs) a source names
 	Source  Source
 	Seed    string
 }

@@ -56,6 +56,11 @@ type Config struct {
 	// OutboxRetention is how long events are kept in the outbox before they are pruned.
 	OutboxRetention time.Duration
 
+	// OpenAPI specs: how often URL sources are fetched again (conditionally), and how long
+	// one fetch of a spec's file may take.
+	OpenAPIRefreshInterval time.Duration
+	OpenAPIFetchTimeout    time.Duration
+
 	// Pandoc is the program .docx imports are converted with: a name looked up on PATH or a
 	// path; "off" refuses .docx imports. When it is not installed they are refused too.
 	Pandoc string
@@ -91,6 +96,9 @@ func Defaults() Config {
 
 		SQLiteSynchronous: "full",
 		OutboxRetention:   7 * 24 * time.Hour,
+
+		OpenAPIRefreshInterval: 6 * time.Hour,
+		OpenAPIFetchTimeout:    30 * time.Second,
 
 		Pandoc: "pandoc",
 	}
@@ -143,6 +151,8 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	f.int64Var(&c.RateLimitExpensive, "rate-limit-expensive", "DOCSD_RATE_LIMIT_EXPENSIVE", "requests a minute per token (or address) on imports, PDF, search and exports; 0 for no limit (DOCSD_RATE_LIMIT_EXPENSIVE)")
 	f.durationVar(&c.OutboxRetention, "outbox-retention", "DOCSD_OUTBOX_RETENTION", "how long events stay in the outbox before they are pruned, as a Go duration such as 168h (DOCSD_OUTBOX_RETENTION)")
 	fs.StringVar(&c.IntegrationSecretsKey, "integration-secrets-key", env("DOCSD_INTEGRATION_SECRETS_KEY", ""), "key that encrypts integrations' secrets at rest, 32 characters or more; default one kept in the data directory (DOCSD_INTEGRATION_SECRETS_KEY)")
+	f.durationVar(&c.OpenAPIRefreshInterval, "openapi-refresh-interval", "DOCSD_OPENAPI_REFRESH_INTERVAL", "how often OpenAPI specs given by URL are fetched again, as a Go duration such as 6h (DOCSD_OPENAPI_REFRESH_INTERVAL)")
+	f.durationVar(&c.OpenAPIFetchTimeout, "openapi-fetch-timeout", "DOCSD_OPENAPI_FETCH_TIMEOUT", "how long one fetch of an OpenAPI spec's file may take, as a Go duration such as 30s (DOCSD_OPENAPI_FETCH_TIMEOUT)")
 	f.addBlobFlags(env)
 
 	fs.StringVar(&c.Pandoc, "pandoc", env("DOCSD_PANDOC", c.Pandoc), "pandoc program that converts .docx imports, by name on PATH or path; off refuses .docx imports (DOCSD_PANDOC)")
@@ -287,6 +297,12 @@ func (f *Flags) parse(args []string) (Config, error) {
 	if c.OutboxRetention <= 0 {
 		return *c, fmt.Errorf("outbox-retention: want a positive duration such as 168h, got %s", c.OutboxRetention)
 	}
+	if c.OpenAPIRefreshInterval < time.Minute {
+		return *c, fmt.Errorf("openapi-refresh-interval: want a duration of a minute or more such as 6h, got %s", c.OpenAPIRefreshInterval)
+	}
+	if c.OpenAPIFetchTimeout <= 0 {
+		return *c, fmt.Errorf("openapi-fetch-timeout: want a positive duration such as 30s, got %s", c.OpenAPIFetchTimeout)
+	}
 	if c.FetchMaxConcurrent < 1 {
 		return *c, fmt.Errorf("fetch-max-concurrent: want a whole number, 1 or more, got %d", c.FetchMaxConcurrent)
 	}
@@ -382,6 +398,7 @@ func (c Config) Redacted() map[string]any {
 		"addr": c.Addr, "dataDir": c.DataDir, "databaseURL": dbURL, "baseURL": c.BaseURL,
 		"fetchAllowPrivate": c.FetchAllowPrivate, "maxBodyBytes": c.MaxBodyBytes, "bodyMemoryBytes": c.BodyMemoryBytes, "logLevel": c.LogLevel.String(),
 		"cpuProfile": c.CPUProfile, "importSyncPages": c.ImportSyncPages, "sqliteSynchronous": c.SQLiteSynchronous, "outboxRetention": c.OutboxRetention.String(),
+		"openAPIRefreshInterval": c.OpenAPIRefreshInterval.String(), "openAPIFetchTimeout": c.OpenAPIFetchTimeout.String(),
 		"rateLimitToken": c.RateLimitToken, "rateLimitAddress": c.RateLimitAddress, "rateLimitExpensive": c.RateLimitExpensive,
 		"blobS3": c.BlobS3.redacted(), "pandoc": c.Pandoc, "integrationSecretsKey": redactedIfSet(c.IntegrationSecretsKey),
 	}

@@ -24,7 +24,8 @@ type computedBody struct {
 // caller can read the space (a 404 otherwise).
 func (s *Server) computedRequest(r *http.Request, c auth.Caller) (computed.Request, error) {
 	spaceID := r.PathValue("spaceId")
-	if _, err := s.Spaces.Get(r.Context(), c, spaceID); err != nil {
+	sp, err := s.Spaces.Get(r.Context(), c, spaceID)
+	if err != nil {
 		return computed.Request{}, err
 	}
 	var body computedBody
@@ -37,7 +38,7 @@ func (s *Server) computedRequest(r *http.Request, c auth.Caller) (computed.Reque
 	case body.Seed == nil:
 		return computed.Request{}, apperr.Invalidf("seed: is required (a string from which generated ids derive)")
 	}
-	return computed.Request{SpaceID: spaceID, Source: *body.Source, Seed: *body.Seed}, nil
+	return computed.Request{SpaceID: spaceID, OrgID: sp.OrganizationID, Source: *body.Source, Seed: *body.Seed}, nil
 }
 
 func (s *Server) registry() *computed.Registry {

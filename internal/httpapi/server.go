@@ -27,6 +27,7 @@ import (
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
 	"docsd/internal/buildinfo"
+	"docsd/internal/openapi"
 	"docsd/internal/org"
 	"docsd/internal/paging"
 	"docsd/internal/ratelimit"
@@ -70,6 +71,7 @@ type Deps struct {
 	Sites           *site.Service
 	Integrations    *integration.Service
 	Search          *search.Service
+	OpenAPI         *openapi.Service  // the organizations' OpenAPI specs
 	PublishedSites  *sitehttp.Handler // readers' side of sites, outside the API
 	// Build identifies this docsd, for GET /v1/.
 	Build buildinfo.Info
@@ -158,6 +160,7 @@ func New(d Deps) *Server {
 	s.searchRoutes()
 	s.publishedSiteRoutes()
 	s.integrationRoutes()
+	s.openAPISpecRoutes()
 	s.handler = s.outer(s.siteHosts(http.HandlerFunc(s.dispatch)))
 	return s
 }

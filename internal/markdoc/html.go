@@ -16,8 +16,36 @@ import (
 // plain elements with classes (`<div class="hint hint-info">`, `<div class="tabs">`, ...), and
 // the result, raw HTML of the markdown included, passes through a sanitizer that keeps
 // formatting and drops scripts, event handlers, styles and unsafe URLs.
-func ToHTML(md string) string {
+func ToHTML(md string) string { return ToHTMLWith(md, HTMLHooks{}) }
+
+// HTMLHooks let the caller render some blocks from what only it knows. The HTML they return
+// passes through the same sanitizer as the rest.
+type HTMLHooks struct {
+	// OpenAPI renders an {% openapi-operation %}, {% openapi-schemas %}, {% openapi-webhook %},
+	// {% openapi %} or {% swagger %} tag from its name and attributes; ok false keeps what the
+	// page wrote inside the tag.
+	OpenAPI func(tag string, attrs map[string]string) (html string, ok bool)
+}
+
+// ToHTMLWith is ToHTML with hooks.
+func ToHTMLWith(md string, hooks HTMLHooks) string {
 	p := parse(md)
+	if hooks.OpenAPI != nil {
+		_ = ast.Walk(p.root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			t, ok := n.(*tagBlock)
+			if !entering || !ok {
+				return ast.WalkContinue, nil
+			}
+			switch t.Name {
+			case "openapi-operation", "openapi-schemas", "openapi-webhook", "openapi", "swagger":
+				if html, ok := hooks.OpenAPI(t.Name, t.Attrs); ok {
+					t.rendered = html
+					return ast.WalkSkipChildren, nil
+				}
+			}
+			return ast.WalkContinue, nil
+		})
+	}
 	var buf bytes.Buffer
 	// Rendering into memory cannot fail.
 	_ = markdown.Renderer().Render(&buf, p.src, p.root)
@@ -35,7 +63,9 @@ func newSanitizer() *bluemonday.Policy {
 	// Footnotes link a reference and its note by ids such as fn:1 and fnref:1.
 	p.AllowAttrs("id").Matching(regexp.MustCompile(`^fn(ref)?[-:0-9]+$`)).OnElements("sup", "li")
 	p.AllowAttrs("role").Matching(regexp.MustCompile(`^doc-(noteref|endnotes|backlink)$`)).OnElements("a", "div")
-	p.AllowAttrs("class").Matching(regexp.MustCompile(`^[A-Za-z0-9 _-]+$`)).OnElements("div", "p", "span", "code", "pre", "ol", "li", "a")
+	p.AllowAttrs("class").Matching(regexp.MustCompile(`^[A-Za-z0-9 _-]+$`)).OnElements("div", "p", "span", "code", "pre", "ol", "li", "a",
+		"ul", "table", "details")
+	p.AllowAttrs("open").Matching(regexp.MustCompile(`^$`)).OnElements("details")
 	p.AllowAttrs("align").Matching(regexp.MustCompile(`^(left|center|right)$`)).OnElements("div", "p", "th", "td", "img")
 	p.AllowStyles("text-align").MatchingEnum("left", "center", "right").OnElements("th", "td")
 	p.AllowAttrs("width", "height").Matching(bluemonday.NumberOrPercent).OnElements("img")
@@ -74,6 +104,12 @@ func renderTag(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.
 	esc := func(s string) string { return string(util.EscapeHTML([]byte(s))) }
 	link := func(href string) string {
 		return `<a href="` + esc(string(util.URLEscape([]byte(href), false))) + `">` + esc(href) + `</a>`
+	}
+	if n.rendered != "" {
+		if entering {
+			_, _ = w.WriteString(n.rendered + "\n")
+		}
+		return ast.WalkSkipChildren, nil
 	}
 	var open, close string
 	if containerTags[n.Name] && !n.container {

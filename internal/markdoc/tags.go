@@ -38,6 +38,9 @@ type tagBlock struct {
 	// nested counts openings of the same tag inside this one that are still open, so that
 	// their closing lines do not close this one.
 	nested int
+	// rendered replaces the tag and what it holds in HTML, when a hook of ToHTMLWith gave it
+	// (an API reference rendered from the specification).
+	rendered string
 }
 
 func (n *tagBlock) Kind() ast.NodeKind { return kindTag }

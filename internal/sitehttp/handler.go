@@ -5,6 +5,7 @@
 package sitehttp
 
 import (
+	"context"
 	"docsd/internal/validate"
 	"errors"
 	"log/slog"
@@ -37,6 +38,14 @@ type Handler struct {
 	// Views hears of each page served, for integrations' site_view events; it must not block.
 	// nil hears nothing.
 	Views interface{ SiteViewed(integration.SiteView) }
+	// OpenAPI renders API reference blocks from the organization's OpenAPI specs; with none,
+	// a block shows what its page wrote inside it.
+	OpenAPI References
+}
+
+// References gives, for one organization, the hook that renders its API reference blocks.
+type References interface {
+	References(ctx context.Context, orgID string) func(tag string, attrs map[string]string) (string, bool)
 }
 
 // ServeHTTP serves the site named by the request's {organizationId} and {basename} path

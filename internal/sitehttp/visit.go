@@ -61,7 +61,11 @@ func (v *visit) page(w http.ResponseWriter, r *http.Request, rest string) error 
 	md = v.h.Sites.Conditional(md, v.adm.Claims)
 	prefix := v.base + sitepub.Prefix(loc.Section, loc.SiteSpace)
 	var links *spacelinks.Resolver // indexing the tree costs a walk: only pages with links pay it
-	body := sitehtml.RewriteLinks(markdoc.ToHTML(md), func(dest string, image bool) (string, bool) {
+	var hooks markdoc.HTMLHooks
+	if v.h.OpenAPI != nil {
+		hooks.OpenAPI = v.h.OpenAPI.References(r.Context(), v.site.OrganizationID)
+	}
+	body := sitehtml.RewriteLinks(markdoc.ToHTMLWith(md, hooks), func(dest string, image bool) (string, bool) {
 		if links == nil {
 			links = spacelinks.New(snap.Tree)
 		}

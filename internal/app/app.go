@@ -42,6 +42,7 @@ import (
 	"docsd/internal/sitepub"
 	"docsd/internal/space"
 	"docsd/internal/store"
+	"docsd/internal/translate"
 )
 
 // Options are what a caller may inject besides the configuration.
@@ -73,6 +74,8 @@ type App struct {
 	Cursors        *paging.Codec
 	Jobs           *jobs.Queue    // register handlers in Open; the worker loop runs during Serve
 	Outbox         *outbox.Runner // event consumers, registered in Open, run during Serve
+	Translations   *translate.Service
+	LLMMetrics     *translate.LLMMetrics
 
 	// RateLimiter counts requests for the configured limits; on PostgreSQL its counts are
 	// shared by every process of the fleet.
@@ -166,6 +169,10 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := a.openTranslations(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
 	db.OnEventsWritten(a.Outbox.Wake)
 	a.Jobs.Every(outboxPruneJob, time.Hour, func(ctx context.Context, _ json.RawMessage) error {
 		_, err := a.Outbox.Prune(ctx, cfg.OutboxRetention)
@@ -193,6 +200,7 @@ func (a *App) Listen() error {
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
 		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, GitSync: a.GitSync, Embeds: a.Embeds, Imports: a.Imports, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
 		PDF: a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
+		Translations: a.Translations,
 		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
 			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}},

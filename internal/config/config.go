@@ -55,6 +55,8 @@ type Config struct {
 	SQLiteSynchronous string
 	// OutboxRetention is how long events are kept in the outbox before they are pruned.
 	OutboxRetention time.Duration
+	// Language configures translation and conversation language providers (language.go).
+	Language Language
 }
 
 // Defaults are the values used when neither a flag nor the environment sets one.
@@ -82,6 +84,7 @@ func Defaults() Config {
 
 		SQLiteSynchronous: "full",
 		OutboxRetention:   7 * 24 * time.Hour,
+		Language:          Language{Provider: "auto", ApertiumCommand: "apertium", LLMTimeout: 2 * time.Minute},
 	}
 }
 
@@ -132,6 +135,7 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	f.int64Var(&c.RateLimitExpensive, "rate-limit-expensive", "DOCSD_RATE_LIMIT_EXPENSIVE", "requests a minute per token (or address) on imports, PDF, search and exports; 0 for no limit (DOCSD_RATE_LIMIT_EXPENSIVE)")
 	f.durationVar(&c.OutboxRetention, "outbox-retention", "DOCSD_OUTBOX_RETENTION", "how long events stay in the outbox before they are pruned, as a Go duration such as 168h (DOCSD_OUTBOX_RETENTION)")
 	f.addBlobFlags(env)
+	f.addLanguageFlags(env)
 	return f
 }
 
@@ -284,6 +288,9 @@ func (f *Flags) parse(args []string) (Config, error) {
 	if err := f.parseBlob(); err != nil {
 		return *c, err
 	}
+	if err := f.parseLanguage(); err != nil {
+		return *c, err
+	}
 	if err := c.LogLevel.UnmarshalText([]byte(f.logLevel)); err != nil {
 		return *c, fmt.Errorf("log-level: %w", err)
 	}
@@ -355,6 +362,6 @@ func (c Config) Redacted() map[string]any {
 		"fetchAllowPrivate": c.FetchAllowPrivate, "maxBodyBytes": c.MaxBodyBytes, "bodyMemoryBytes": c.BodyMemoryBytes, "logLevel": c.LogLevel.String(),
 		"cpuProfile": c.CPUProfile, "importSyncPages": c.ImportSyncPages, "sqliteSynchronous": c.SQLiteSynchronous, "outboxRetention": c.OutboxRetention.String(),
 		"rateLimitToken": c.RateLimitToken, "rateLimitAddress": c.RateLimitAddress, "rateLimitExpensive": c.RateLimitExpensive,
-		"blobS3": c.BlobS3.redacted(),
+		"blobS3": c.BlobS3.redacted(), "language": c.Language.redacted(),
 	}
 }

@@ -32,6 +32,7 @@ import (
 	"docsd/internal/site"
 	"docsd/internal/sitehttp"
 	"docsd/internal/space"
+	"docsd/internal/translate"
 	"docsd/internal/wire"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -67,6 +68,7 @@ type Deps struct {
 	ImportSyncPages int
 	Sites           *site.Service
 	Search          *search.Service
+	Translations    *translate.Service
 	PublishedSites  *sitehttp.Handler // readers' side of sites, outside the API
 	// Build identifies this docsd, for GET /v1/.
 	Build buildinfo.Info
@@ -154,6 +156,7 @@ func New(d Deps) *Server {
 	s.siteRoutes()
 	s.searchRoutes()
 	s.publishedSiteRoutes()
+	s.translationRoutes()
 	s.handler = s.outer(s.siteHosts(http.HandlerFunc(s.dispatch)))
 	return s
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os/exec"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -63,6 +64,10 @@ func (a *Apertium) Pairs() []string {
 // Covers reports whether a pair's mode is installed.
 func (a *Apertium) Covers(from, to string) bool { _, ok := a.modes[from+">"+to]; return ok }
 
+// notransRe matches a placeholder as Apertium keeps it: inside its element for text it must
+// not translate, which also keeps it in place (an empty element drifts within a sentence).
+var notransRe = regexp.MustCompile(`<apertium-notrans>(\d+)</apertium-notrans>`)
+
 // Translate sends every segment in one run of the command, each in its own block element,
 // which Apertium treats as a sentence boundary and keeps on its own line.
 func (a *Apertium) Translate(ctx context.Context, req Request) ([]string, error) {
@@ -72,7 +77,8 @@ func (a *Apertium) Translate(ctx context.Context, req Request) ([]string, error)
 	mode := a.modes[req.From+">"+req.To]
 	var in bytes.Buffer
 	for _, s := range req.Segments {
-		in.WriteString("<p>" + strings.ReplaceAll(s, "\n", " ") + "</p>\n")
+		s = placeholderRe.ReplaceAllString(strings.ReplaceAll(s, "\n", " "), `<apertium-notrans>$1</apertium-notrans>`)
+		in.WriteString("<p>" + s + "</p>\n")
 	}
 	cmd := exec.CommandContext(ctx, a.command, "-u", "-f", "html", mode)
 	cmd.Stdin = &in
@@ -90,7 +96,7 @@ func (a *Apertium) Translate(ctx context.Context, req Request) ([]string, error)
 	for i, l := range lines {
 		l = strings.TrimSpace(l)
 		l = strings.TrimSuffix(strings.TrimPrefix(l, "<p>"), "</p>")
-		res[i] = strings.TrimSpace(l)
+		res[i] = strings.TrimSpace(notransRe.ReplaceAllString(l, `<x id="$1"/>`))
 	}
 	return res, nil
 }

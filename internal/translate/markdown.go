@@ -176,19 +176,18 @@ func protect(s string, terms []glossaryTerm) segment {
 	}
 	last := 0
 	for _, m := range protectRe.FindAllStringIndex(s, -1) {
-		b.WriteString(glossaryOut(s[last:m[0]], terms, add))
+		glossaryOut(&b, s[last:m[0]], terms, add)
 		add(s[m[0]:m[1]])
 		last = m[1]
 	}
-	b.WriteString(glossaryOut(s[last:], terms, add))
+	glossaryOut(&b, s[last:], terms, add)
 	seg.text = b.String()
 	return seg
 }
 
-// glossaryOut escapes a stretch of plain text, replacing glossary terms by placeholders that
-// restore the term's translation.
-func glossaryOut(text string, terms []glossaryTerm, add func(string)) string {
-	var b strings.Builder
+// glossaryOut writes a stretch of plain text escaped, with glossary terms replaced by
+// placeholders (add writes them) that restore the term's translation.
+func glossaryOut(b *strings.Builder, text string, terms []glossaryTerm, add func(string)) {
 	lower := strings.ToLower(text)
 	for i := 0; i < len(text); {
 		matched := false
@@ -207,7 +206,6 @@ func glossaryOut(text string, terms []glossaryTerm, add func(string)) string {
 			i++
 		}
 	}
-	return b.String()
 }
 
 // escaper escapes what would read as markup; quotes stay, so that providers see words such

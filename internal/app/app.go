@@ -8,6 +8,7 @@ import (
 	"docsd/internal/changereq"
 	"docsd/internal/comment"
 	"docsd/internal/content"
+	"docsd/internal/conversation"
 	"docsd/internal/embed"
 	"docsd/internal/fetch"
 	"docsd/internal/gitfetch"
@@ -75,6 +76,7 @@ type App struct {
 	Jobs           *jobs.Queue    // register handlers in Open; the worker loop runs during Serve
 	Outbox         *outbox.Runner // event consumers, registered in Open, run during Serve
 	Translations   *translate.Service
+	Conversations  *conversation.Service
 	LLMMetrics     *translate.LLMMetrics
 
 	// RateLimiter counts requests for the configured limits; on PostgreSQL its counts are
@@ -169,6 +171,8 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
+	a.Conversations = conversation.NewService(store.Conversations{DB: db}, a.Orgs, a.Search, a.Clock, a.Log)
+	a.Jobs.Register(conversation.JobKind, a.Conversations.HandleJob, jobs.Backoff(time.Second, time.Minute))
 	if err := a.openTranslations(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -200,7 +204,7 @@ func (a *App) Listen() error {
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
 		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, GitSync: a.GitSync, Embeds: a.Embeds, Imports: a.Imports, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
 		PDF: a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
-		Translations: a.Translations,
+		Translations: a.Translations, Conversations: a.Conversations,
 		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
 			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}},

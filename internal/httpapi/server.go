@@ -10,6 +10,7 @@ import (
 	"docsd/internal/comment"
 	"docsd/internal/computed"
 	"docsd/internal/content"
+	"docsd/internal/conversation"
 	"docsd/internal/embed"
 	"docsd/internal/gitimport"
 	"docsd/internal/gitsync"
@@ -69,6 +70,7 @@ type Deps struct {
 	Sites           *site.Service
 	Search          *search.Service
 	Translations    *translate.Service
+	Conversations   *conversation.Service
 	PublishedSites  *sitehttp.Handler // readers' side of sites, outside the API
 	// Build identifies this docsd, for GET /v1/.
 	Build buildinfo.Info
@@ -157,6 +159,7 @@ func New(d Deps) *Server {
 	s.searchRoutes()
 	s.publishedSiteRoutes()
 	s.translationRoutes()
+	s.conversationRoutes()
 	s.handler = s.outer(s.siteHosts(http.HandlerFunc(s.dispatch)))
 	return s
 }

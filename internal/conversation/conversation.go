@@ -133,8 +133,9 @@ type Writer interface {
 	Unprocessed(ctx context.Context, orgID string, limit int) ([]Conversation, error)
 	AllClusters(ctx context.Context, orgID string) ([]Cluster, error)
 	AllIssueTerms(ctx context.Context, orgID string) ([]map[string]float64, error)
-	// ReplaceIssues drops a conversation's issues (taking them out of their clusters'
-	// centroids) and inserts issues, marking the conversation processed.
+	// IssuesOf returns a conversation's current issues (cluster and terms).
+	IssuesOf(ctx context.Context, conversationID string) ([]Issue, error)
+	// ReplaceIssues replaces a conversation's issues and marks it processed.
 	ReplaceIssues(ctx context.Context, c Conversation, issues []Issue, now time.Time) error
 	PutCluster(ctx context.Context, c Cluster) error
 	PendingClusters(ctx context.Context, orgID string) ([]Cluster, error)

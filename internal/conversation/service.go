@@ -265,7 +265,22 @@ func (s *Service) HandleJob(ctx context.Context, raw json.RawMessage) error {
 		}
 		weights := newIDF(all)
 		changed := map[string]*Cluster{}
+		byID := map[string]int{}
+		for k := range clusters {
+			byID[clusters[k].ID] = k
+		}
 		for i, c := range convs {
+			// A conversation ingested again leaves its clusters before its new issues join.
+			old, err := w.IssuesOf(ctx, c.ID)
+			if err != nil {
+				return err
+			}
+			for _, is := range old {
+				if k, ok := byID[is.ClusterID]; ok {
+					addTerms(clusters[k].Centroid, is.Terms, -1)
+					changed[clusters[k].ID] = &clusters[k]
+				}
+			}
 			for j := range extracted[i] {
 				is := &extracted[i][j]
 				is.ID, is.OrgID, is.ConversationID, is.CreatedAt, is.IngestedAt = ids.New(), c.OrgID, c.ID, c.CreatedAt, now
@@ -278,6 +293,8 @@ func (s *Service) HandleJob(ctx context.Context, raw json.RawMessage) error {
 				if best < 0 {
 					clusters = append(clusters, Cluster{ID: ids.New(), OrgID: c.OrgID, Centroid: map[string]float64{}, CreatedAt: now})
 					best = len(clusters) - 1
+					byID[clusters[best].ID] = best
+					changed = rebase(changed, clusters)
 				}
 				cl := &clusters[best]
 				addTerms(cl.Centroid, is.Terms, 1)
@@ -292,9 +309,13 @@ func (s *Service) HandleJob(ctx context.Context, raw json.RawMessage) error {
 			}
 		}
 		for _, cl := range changed {
-			top := weights.topTerms(cl.Centroid, 3)
-			cl.Label = strings.ToUpper(strings.Join(top, ", ")[:1]) + strings.Join(top, ", ")[1:]
-			cl.Icon, cl.Status, cl.UpdatedAt = iconFor(top), ClusterPending, now
+			if top := weights.topTerms(cl.Centroid, 3); len(top) > 0 {
+				label := strings.Join(top, ", ")
+				cl.Label, cl.Icon = strings.ToUpper(label[:1])+label[1:], iconFor(top)
+			} else if cl.Label == "" {
+				cl.Label, cl.Icon = "Other questions", iconFor(nil)
+			}
+			cl.Status, cl.UpdatedAt = ClusterPending, now
 			if err := w.PutCluster(ctx, *cl); err != nil {
 				return err
 			}
@@ -308,6 +329,18 @@ func (s *Service) HandleJob(ctx context.Context, raw json.RawMessage) error {
 		return err
 	}
 	return errors.New("conversations: more to process") // retried soon, for the next batch
+}
+
+// rebase points changed at the clusters' current elements after the slice grew (append
+// may have moved them).
+func rebase(changed map[string]*Cluster, clusters []Cluster) map[string]*Cluster {
+	out := make(map[string]*Cluster, len(changed))
+	for k := range clusters {
+		if _, ok := changed[clusters[k].ID]; ok {
+			out[clusters[k].ID] = &clusters[k]
+		}
+	}
+	return out
 }
 
 // checkDocs searches the organization's content for each pending cluster's subject; a

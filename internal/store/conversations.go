@@ -420,51 +420,28 @@ func (w convWriter) AllIssueTerms(ctx context.Context, orgID string) ([]map[stri
 	return out, rows.Err()
 }
 
-func (w convWriter) ReplaceIssues(ctx context.Context, c conversation.Conversation, issues []conversation.Issue, now time.Time) error {
-	// Old issues leave their clusters' centroids first.
-	rows, err := w.q.Query(ctx, `SELECT cluster_id, terms FROM conversation_issues WHERE conversation_id = ?`, c.ID)
+func (w convWriter) IssuesOf(ctx context.Context, conversationID string) ([]conversation.Issue, error) {
+	rows, err := w.q.Query(ctx, `SELECT cluster_id, terms FROM conversation_issues WHERE conversation_id = ?`, conversationID)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	old := map[string][]map[string]float64{}
+	defer rows.Close()
+	var out []conversation.Issue
 	for rows.Next() {
-		var cluster, raw string
-		if err := rows.Scan(&cluster, &raw); err != nil {
-			rows.Close()
-			return err
-		}
-		var tf map[string]float64
-		if err := json.Unmarshal([]byte(raw), &tf); err != nil {
-			rows.Close()
-			return err
-		}
-		old[cluster] = append(old[cluster], tf)
-	}
-	rows.Close()
-	for cluster, tfs := range old {
+		var is conversation.Issue
 		var raw string
-		if err := w.q.QueryRow(ctx, `SELECT centroid FROM issue_clusters WHERE id = ?`, cluster).Scan(&raw); err != nil {
-			if errors.Is(err, ErrNotFound) {
-				continue
-			}
-			return err
+		if err := rows.Scan(&is.ClusterID, &raw); err != nil {
+			return nil, err
 		}
-		centroid := map[string]float64{}
-		if err := json.Unmarshal([]byte(raw), &centroid); err != nil {
-			return err
+		if err := json.Unmarshal([]byte(raw), &is.Terms); err != nil {
+			return nil, err
 		}
-		for _, tf := range tfs {
-			for t, n := range tf {
-				if centroid[t] -= n; centroid[t] <= 1e-9 {
-					delete(centroid, t)
-				}
-			}
-		}
-		b, _ := json.Marshal(centroid)
-		if _, err := w.q.Exec(ctx, `UPDATE issue_clusters SET centroid = ? WHERE id = ?`, string(b), cluster); err != nil {
-			return err
-		}
+		out = append(out, is)
 	}
+	return out, rows.Err()
+}
+
+func (w convWriter) ReplaceIssues(ctx context.Context, c conversation.Conversation, issues []conversation.Issue, now time.Time) error {
 	if _, err := w.q.Exec(ctx, `DELETE FROM conversation_issues WHERE conversation_id = ?`, c.ID); err != nil {
 		return err
 	}
@@ -476,7 +453,7 @@ func (w convWriter) ReplaceIssues(ctx context.Context, c conversation.Conversati
 			return err
 		}
 	}
-	_, err = w.q.Exec(ctx, `UPDATE conversations SET processed_at = ? WHERE id = ?`, Micros(now), c.ID)
+	_, err := w.q.Exec(ctx, `UPDATE conversations SET processed_at = ? WHERE id = ?`, Micros(now), c.ID)
 	return err
 }
 

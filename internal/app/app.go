@@ -8,6 +8,7 @@ import (
 	"docsd/internal/changereq"
 	"docsd/internal/comment"
 	"docsd/internal/content"
+	"docsd/internal/conversation"
 	"docsd/internal/docxconv"
 	"docsd/internal/embed"
 	"docsd/internal/fetch"
@@ -48,6 +49,7 @@ import (
 	"docsd/internal/sitepub"
 	"docsd/internal/space"
 	"docsd/internal/store"
+	"docsd/internal/translate"
 	"docsd/internal/wire"
 )
 
@@ -84,6 +86,9 @@ type App struct {
 	Cursors        *paging.Codec
 	Jobs           *jobs.Queue    // register handlers in Open; the worker loop runs during Serve
 	Outbox         *outbox.Runner // event consumers, registered in Open, run during Serve
+	Translations   *translate.Service
+	Conversations  *conversation.Service
+	LLMMetrics     *translate.LLMMetrics
 
 	// RateLimiter counts requests for the configured limits; on PostgreSQL its counts are
 	// shared by every process of the fleet.
@@ -178,6 +183,12 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
+	a.Conversations = conversation.NewService(store.Conversations{DB: db}, a.Orgs, a.Search, a.Clock, a.Log)
+	a.Jobs.Register(conversation.JobKind, a.Conversations.HandleJob, jobs.Backoff(time.Second, time.Minute))
+	if err := a.openTranslations(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
 	db.OnEventsWritten(a.Outbox.Wake)
 	a.Jobs.Every(outboxPruneJob, time.Hour, func(ctx context.Context, _ json.RawMessage) error {
 		_, err := a.Outbox.Prune(ctx, cfg.OutboxRetention)
@@ -238,6 +249,7 @@ func (a *App) Listen() error {
 		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, GitSync: a.GitSync, Embeds: a.Embeds, Imports: a.Imports, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
 		Integrations: a.Integrations, OpenAPI: a.OpenAPI,
 		PDF: a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
+		Translations: a.Translations, Conversations: a.Conversations,
 		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
 			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}, Views: a.SiteViews, OpenAPI: a.OpenAPI},

@@ -16,6 +16,7 @@ import (
 // the database's connection pools.
 func (a *App) metricCollectors() []prometheus.Collector {
 	cs := []prometheus.Collector{newJobCollector(a.DB, a.Clock), a.Outbox.Metrics()}
+	cs = append(cs, a.LLMMetrics.Collectors()...)
 	for name, pool := range a.DB.Pools() {
 		cs = append(cs, collectors.NewDBStatsCollector(pool, name))
 	}

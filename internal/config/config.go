@@ -69,6 +69,8 @@ type Config struct {
 	// Empty: a key is made once and kept in DataDir/integration-secrets.key; processes sharing
 	// a PostgreSQL database must then be given the same key.
 	IntegrationSecretsKey string
+	// Language configures translation and conversation language providers (language.go).
+	Language Language
 }
 
 // Defaults are the values used when neither a flag nor the environment sets one.
@@ -100,7 +102,8 @@ func Defaults() Config {
 		OpenAPIRefreshInterval: 6 * time.Hour,
 		OpenAPIFetchTimeout:    30 * time.Second,
 
-		Pandoc: "pandoc",
+		Pandoc:   "pandoc",
+		Language: Language{Provider: "auto", ApertiumCommand: "apertium", LLMTimeout: 2 * time.Minute},
 	}
 }
 
@@ -156,6 +159,7 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	f.addBlobFlags(env)
 
 	fs.StringVar(&c.Pandoc, "pandoc", env("DOCSD_PANDOC", c.Pandoc), "pandoc program that converts .docx imports, by name on PATH or path; off refuses .docx imports (DOCSD_PANDOC)")
+	f.addLanguageFlags(env)
 	return f
 }
 
@@ -314,6 +318,9 @@ func (f *Flags) parse(args []string) (Config, error) {
 	if err := f.parseBlob(); err != nil {
 		return *c, err
 	}
+	if err := f.parseLanguage(); err != nil {
+		return *c, err
+	}
 	if err := c.LogLevel.UnmarshalText([]byte(f.logLevel)); err != nil {
 		return *c, fmt.Errorf("log-level: %w", err)
 	}
@@ -401,6 +408,7 @@ func (c Config) Redacted() map[string]any {
 		"openAPIRefreshInterval": c.OpenAPIRefreshInterval.String(), "openAPIFetchTimeout": c.OpenAPIFetchTimeout.String(),
 		"rateLimitToken": c.RateLimitToken, "rateLimitAddress": c.RateLimitAddress, "rateLimitExpensive": c.RateLimitExpensive,
 		"blobS3": c.BlobS3.redacted(), "pandoc": c.Pandoc, "integrationSecretsKey": redactedIfSet(c.IntegrationSecretsKey),
+		"language": c.Language.redacted(),
 	}
 }
 

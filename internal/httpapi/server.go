@@ -10,6 +10,7 @@ import (
 	"docsd/internal/comment"
 	"docsd/internal/computed"
 	"docsd/internal/content"
+	"docsd/internal/conversation"
 	"docsd/internal/embed"
 	"docsd/internal/gitimport"
 	"docsd/internal/gitsync"
@@ -35,6 +36,7 @@ import (
 	"docsd/internal/site"
 	"docsd/internal/sitehttp"
 	"docsd/internal/space"
+	"docsd/internal/translate"
 	"docsd/internal/wire"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -71,7 +73,9 @@ type Deps struct {
 	Sites           *site.Service
 	Integrations    *integration.Service
 	Search          *search.Service
-	OpenAPI         *openapi.Service  // the organizations' OpenAPI specs
+	OpenAPI         *openapi.Service // the organizations' OpenAPI specs
+	Translations    *translate.Service
+	Conversations   *conversation.Service
 	PublishedSites  *sitehttp.Handler // readers' side of sites, outside the API
 	// Build identifies this docsd, for GET /v1/.
 	Build buildinfo.Info
@@ -161,6 +165,8 @@ func New(d Deps) *Server {
 	s.publishedSiteRoutes()
 	s.integrationRoutes()
 	s.openAPISpecRoutes()
+	s.translationRoutes()
+	s.conversationRoutes()
 	s.handler = s.outer(s.siteHosts(http.HandlerFunc(s.dispatch)))
 	return s
 }

@@ -14,6 +14,7 @@ import (
 	"docsd/internal/gitimport"
 	"docsd/internal/gitsync"
 	"docsd/internal/importrun"
+	"docsd/internal/markdoc"
 	"docsd/internal/pdfexport"
 	"log/slog"
 	"net/http"
@@ -89,6 +90,8 @@ type Server struct {
 	urls    wire.URLs
 	metrics *metrics
 	cache   *responseCache
+	// docs keeps pages' documents converted from markdown, by the markdown's hash.
+	docs *markdoc.DocumentCache
 	// tokenGens spares GETs a token read while the database has not changed (tokengen.go).
 	tokenGens *tokenGenerations
 	// active counts the authenticated requests in flight (see requestGeneration).
@@ -99,13 +102,16 @@ type Server struct {
 	routes     []string // every registered pattern, in order: the API's surface, for its description
 }
 
+// documentCacheBytes bounds the converted documents kept: thousands of typical pages.
+const documentCacheBytes = 32 << 20
+
 // handlerFunc is a handler that returns its error for the server to render.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, c auth.Caller) error
 
 // New builds the server and registers every route.
 func New(d Deps) *Server {
 	s := &Server{Deps: d, log: d.Log, mux: http.NewServeMux(), maxBody: d.MaxBodyBytes,
-		urls: wire.URLs{Base: d.BaseURL}, metrics: newMetrics(), cache: newResponseCache(), tokenGens: newTokenGenerations(),
+		urls: wire.URLs{Base: d.BaseURL}, metrics: newMetrics(), cache: newResponseCache(), docs: markdoc.NewDocumentCache(documentCacheBytes), tokenGens: newTokenGenerations(),
 		requestIDs: newRequestIDs(), bodies: newBodyBudget(cmp.Or(d.BodyMemoryBytes, 64<<20))}
 	s.metrics.registry.MustRegister(d.Collectors...)
 	s.metrics.bodies(s.bodies)

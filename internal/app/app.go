@@ -195,7 +195,7 @@ func (a *App) Listen() error {
 		PDF: a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
 		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
-			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}},
+			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}, Generation: a.DB.Generation},
 	}
 	deps.Collectors = a.metricCollectors()
 	deps.Generation = a.DB.Generation

@@ -11,6 +11,7 @@ import (
 	"docsd/internal/computed"
 	"docsd/internal/content"
 	"docsd/internal/embed"
+	"docsd/internal/gencache"
 	"docsd/internal/gitimport"
 	"docsd/internal/gitsync"
 	"docsd/internal/importrun"
@@ -89,7 +90,7 @@ type Server struct {
 	bodies  *bodyBudget
 	urls    wire.URLs
 	metrics *metrics
-	cache   *responseCache
+	cache   *gencache.Cache[*cachedAnswer]
 	// docs keeps pages' documents converted from markdown, by the markdown's hash.
 	docs *markdoc.DocumentCache
 	// tokenGens spares GETs a token read while the database has not changed (tokengen.go).

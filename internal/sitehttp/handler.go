@@ -5,18 +5,20 @@
 package sitehttp
 
 import (
-	"docsd/internal/validate"
+	"context"
 	"errors"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"docsd/internal/apperr"
 	"docsd/internal/blob"
 	"docsd/internal/content"
 	"docsd/internal/sitepub"
+	"docsd/internal/validate"
 )
 
 // PathPrefix is where sites answer under the server: /sites/{organizationId}/{basename}/.
@@ -33,6 +35,11 @@ type Handler struct {
 	// SecureCookies marks the cookies that remember share keys and visitor tokens Secure even
 	// on plain-HTTP requests: the server is reached over HTTPS through a proxy.
 	SecureCookies bool
+	// Generation is the database's generation (store.DB.Generation): sites and rendered pages
+	// are kept while it stays the same (see cache.go). Nil renders every page afresh.
+	Generation func(ctx context.Context, since time.Time, batch bool) (uint64, error)
+
+	caches cacheSet
 }
 
 // ServeHTTP serves the site named by the request's {organizationId} and {basename} path
@@ -42,8 +49,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, errNoSite(r))
 		return
 	}
+	gen := h.generation(r, time.Now())
+	defer gen.done()
 	orgID, basename := r.PathValue("organizationId"), r.PathValue("basename")
-	st, err := h.Sites.Site(r.Context(), orgID, basename)
+	st, err := h.site(r.Context(), gen, "name\x00"+orgID+"\x00"+basename, func(ctx context.Context) (sitepub.Site, error) {
+		return h.Sites.Site(ctx, orgID, basename)
+	})
 	if err != nil {
 		if isNotFound(err) {
 			// One answer for absent, unpublished and refused sites: a reader learns nothing
@@ -59,7 +70,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, base+queryOf(r.URL), http.StatusMovedPermanently)
 		return
 	}
-	h.serveSite(w, r, st, base, r.PathValue("path"))
+	h.serveSite(w, r, gen, st, base, r.PathValue("path"))
 }
 
 // Hosts serves requests whose Host is a published site's hostname, and hands every other
@@ -73,7 +84,11 @@ func (h *Handler) Hosts(next http.Handler, ownHost string) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		site, err := h.Sites.SiteByHostname(r.Context(), host)
+		gen := h.generation(r, time.Now())
+		defer gen.done()
+		site, err := h.site(r.Context(), gen, "host\x00"+host, func(ctx context.Context) (sitepub.Site, error) {
+			return h.Sites.SiteByHostname(ctx, host)
+		})
 		if err != nil {
 			if !isNotFound(err) {
 				h.fail(w, r, err)
@@ -96,7 +111,7 @@ func (h *Handler) Hosts(next http.Handler, ownHost string) http.Handler {
 			h.fail(w, r, err)
 			return
 		}
-		h.serveSite(w, r, site, "/", strings.TrimPrefix(r.URL.Path, "/"))
+		h.serveSite(w, r, gen, site, "/", strings.TrimPrefix(r.URL.Path, "/"))
 	})
 }
 
@@ -110,7 +125,7 @@ func hostOnly(hostport string) string {
 
 // serveSite answers one request for a site served at base (a URL path ending in "/"); rest
 // is the path below base.
-func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, site sitepub.Site, base, rest string) {
+func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen generation, site sitepub.Site, base, rest string) {
 	rd, done := h.admitFromQuery(w, r, site, base)
 	if done {
 		return
@@ -122,6 +137,17 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, site sitepub
 	}
 	if site.Visibility != sitepub.VisitorAuth {
 		adm.Claims.Signed = h.Sites.SignedClaims(site, rd.Token)
+	}
+	// A page is what the site shows this reader's segment at this address: served again from
+	// the cache while the database has not changed.
+	key, cacheable := "", gen.ok && rest != searchPath && !strings.HasPrefix(rest, filesPath)
+	if cacheable {
+		if key, cacheable = pageKey(site, base, rest, adm); cacheable {
+			if p, ok := h.caches.pages().Get(key, gen.n); ok {
+				p.write(w, r)
+				return
+			}
+		}
 	}
 	st, err := h.Sites.Structure(r.Context(), site, adm.Claims)
 	if err != nil {
@@ -136,6 +162,9 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, site sitepub
 		err = v.file(w, r, strings.TrimPrefix(rest, filesPath))
 	default:
 		err = v.page(w, r, rest)
+		if err == nil && cacheable && v.rendered != nil {
+			h.caches.pages().Put(key, gen.n, v.rendered, len(v.rendered.body)+len(v.rendered.styleHash)+len(v.rendered.etag))
+		}
 	}
 	if err != nil {
 		h.fail(w, r, err)

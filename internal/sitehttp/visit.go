@@ -22,6 +22,8 @@ type visit struct {
 	base string // URL path the site is served at, ending in "/"
 	adm  sitepub.Admission
 	st   sitepub.Structure
+	// rendered is the page the visit answered, for the cache.
+	rendered *renderedPage
 }
 
 // page renders the page at rest.
@@ -298,7 +300,8 @@ func (v *visit) write(w http.ResponseWriter, r *http.Request, p sitehtml.Page) e
 		return err
 	}
 	private := v.site.Visibility == sitepub.ShareLink || v.site.Visibility == sitepub.VisitorAuth
-	writePage(w, r, out.HTML, out.StyleHash, private, p.NoIndex)
+	v.rendered = newRenderedPage(out.HTML, out.StyleHash, private, p.NoIndex)
+	v.rendered.write(w, r)
 	return nil
 }
 

@@ -35,42 +35,42 @@ func TestSitesCacheServesNoPageStaleAfterAChange(t *testing.T) {
 		b := newTreeBuilder().doc("home", "", "Iota home", "home", "Welcome.\n").
 			doc("install", "", "Install Iota", "install", "Install it with the new installer.\n")
 		replaceContent(t, e, e.Admin, sp, b.tree)
-		if p := rd.get(base + "install").expect(t, 200); !strings.Contains(p.Body, "the new installer") {
+		if p := rd.get(base+"install").expect(t, 200); !strings.Contains(p.Body, "the new installer") {
 			t.Fatalf("the old content is served: %.800s", p.Body)
 		}
 	})
 	t.Run("a new site title shows at once", func(t *testing.T) {
 		warm(base + "install")
 		f.update(func(st *site.Site) { st.Title = "Renamed Docs" })
-		if p := rd.get(base + "install").expect(t, 200); !strings.Contains(p.Body, "Renamed Docs") {
+		if p := rd.get(base+"install").expect(t, 200); !strings.Contains(p.Body, "Renamed Docs") {
 			t.Fatalf("the old title is served: %.800s", p.Body)
 		}
 	})
 	t.Run("unpublishing shuts readers out at once, and publishing again lets them in", func(t *testing.T) {
 		warm(base + "install")
 		f.update(func(st *site.Site) { st.Published = false })
-		if p := rd.get(base + "install").expect(t, 404); strings.Contains(p.Body, "Iota") {
+		if p := rd.get(base+"install").expect(t, 404); strings.Contains(p.Body, "Iota") {
 			t.Fatalf("an unpublished site shows content: %.800s", p.Body)
 		}
 		f.update(func(st *site.Site) { st.Published = true })
-		rd.get(base + "install").expect(t, 200)
+		rd.get(base+"install").expect(t, 200)
 	})
 	t.Run("turning the site into a share-link site needs the key at once", func(t *testing.T) {
 		warm(base + "install")
 		f.update(func(st *site.Site) { st.Visibility = site.ShareLinked })
-		if p := rd.get(base + "install").expect(t, 404); strings.Contains(p.Body, "Iota") {
+		if p := rd.get(base+"install").expect(t, 404); strings.Contains(p.Body, "Iota") {
 			t.Fatalf("a reader without a key sees content: %.800s", p.Body)
 		}
 		key := f.shareLink("k-cache-"+strings.Repeat("z", 20), true)
-		rd.get(base + "install?shareKey=" + key.Key).expect(t, 303)
+		rd.get(base+"install?shareKey="+key.Key).expect(t, 303)
 		if p := warm(base + "install"); !strings.Contains(p.Header.Get("Cache-Control"), "private") {
 			t.Fatalf("a share-link page is cached publicly: %q", p.Header.Get("Cache-Control"))
 		}
 		key.Active = false
 		f.write(func(tx site.Tx) error { return tx.UpdateShareLink(t.Context(), key) })
-		rd.get(base + "install").expect(t, 404)
+		rd.get(base+"install").expect(t, 404)
 		f.update(func(st *site.Site) { st.Visibility = site.Public })
-		if p := rd.get(base + "install").expect(t, 200); !strings.Contains(p.Header.Get("Cache-Control"), "public") {
+		if p := rd.get(base+"install").expect(t, 200); !strings.Contains(p.Header.Get("Cache-Control"), "public") {
 			t.Fatalf("a public page answered Cache-Control %q", p.Header.Get("Cache-Control"))
 		}
 	})

@@ -22,6 +22,7 @@ type generations struct {
 
 	mu        sync.Mutex
 	conn      *sql.Conn
+	version   *sql.Stmt // PRAGMA data_version, prepared on conn
 	epoch     uint64    // bumped when the connection is replaced: its data_version restarts
 	lastStart time.Time // when the last successful check started
 	lastGen   uint64
@@ -118,16 +119,28 @@ func (g *generations) check(ctx context.Context) (uint64, error) {
 		if err != nil {
 			return 0, err
 		}
-		g.conn = conn
+		// Prepared once: parsing the pragma was a good part of every check.
+		stmt, err := conn.PrepareContext(ctx, `PRAGMA data_version`)
+		if err != nil {
+			conn.Close()
+			return 0, err
+		}
+		g.conn, g.version = conn, stmt
 		g.epoch++
 	}
 	var v int64
-	if err := g.conn.QueryRowContext(context.WithoutCancel(ctx), `PRAGMA data_version`).Scan(&v); err != nil {
-		g.conn.Close()
-		g.conn = nil
+	if err := g.version.QueryRowContext(context.WithoutCancel(ctx)).Scan(&v); err != nil {
+		g.closeConn()
 		return 0, err
 	}
 	return g.epoch<<40 | uint64(v), nil
+}
+
+// closeConn drops the dedicated connection and its statement; the next check opens another.
+func (g *generations) closeConn() {
+	g.version.Close()
+	g.conn.Close()
+	g.conn, g.version = nil, nil
 }
 
 func (g *generations) close() {
@@ -137,8 +150,7 @@ func (g *generations) close() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.conn != nil {
-		g.conn.Close()
-		g.conn = nil
+		g.closeConn()
 	}
 	g.pool.Close()
 }

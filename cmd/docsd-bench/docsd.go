@@ -60,19 +60,32 @@ var client = &http.Client{Timeout: 30 * time.Second}
 
 // get fetches path from addr with the token and returns the status and body.
 func get(ctx context.Context, addr, path, token string) (int, []byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+path, nil)
+	return send(ctx, addr, token, http.MethodGet, path, "")
+}
+
+// send makes one request with the token and a JSON body ("" for none) and returns the status
+// and body.
+func send(ctx context.Context, addr, token, method, path, body string) (int, []byte, error) {
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, "http://"+addr+path, rd)
 	if err != nil {
 		return 0, nil, err
 	}
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Accept", "application/json")
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		return 0, nil, err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	return resp.StatusCode, body, err
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	return resp.StatusCode, b, err
 }
 
 // firstOrgID asks docsd for the caller's organizations and returns the first one's id: on a

@@ -8,6 +8,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,11 +19,14 @@ import (
 // one request in flight at a time.
 type loadSpec struct {
 	Addr        string // host:port on loopback
+	Method      string // empty for GET
 	Path        string
+	Body        string // request body, sent as JSON
+	Unique      bool   // a query parameter of its own on every request (see endpoint.Unique)
 	Token       string // sent as a bearer token
 	Connections int
 	MaxRequests int64         // cap on requests sent over all phases, warm-up included
-	BodyBytes   int64         // length every answer's body must have
+	BodyBytes   int64         // length every answer's body must have; negative for any
 	Timeout     time.Duration // longest a request may take
 	CPUOf       []string      // processes whose CPU time is read at each measured phase's edges ("self" is this one)
 }
@@ -61,6 +66,7 @@ type load struct {
 	request []byte
 	conns   []*connection
 	budget  atomic.Int64
+	unique  atomic.Uint64 // numbers requests' URLs when spec.Unique
 	result  loadResult
 }
 
@@ -81,9 +87,7 @@ func openLoad(s loadSpec) (*load, error) {
 	if s.Connections < 1 {
 		return nil, errors.New("load: at least one connection is needed")
 	}
-	l := &load{spec: s, request: []byte(fmt.Sprintf(
-		"GET %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: docsd-bench\r\nAccept: application/json\r\nAuthorization: Bearer %s\r\n\r\n",
-		s.Path, s.Addr, s.Token))}
+	l := &load{spec: s, request: s.request(s.Path)}
 	l.budget.Store(s.MaxRequests)
 	l.result.CPU = make([]time.Duration, len(s.CPUOf))
 	for range s.Connections {
@@ -95,6 +99,29 @@ func openLoad(s loadSpec) (*load, error) {
 		l.conns = append(l.conns, c)
 	}
 	return l, nil
+}
+
+// request is the bytes of one request for path.
+func (s loadSpec) request(path string) []byte {
+	method, body := s.Method, ""
+	if method == "" {
+		method = http.MethodGet
+	}
+	if s.Body != "" {
+		body = fmt.Sprintf("Content-Type: application/json\r\nContent-Length: %d\r\n", len(s.Body))
+	}
+	return []byte(fmt.Sprintf(
+		"%s %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: docsd-bench\r\nAccept: application/json\r\nAuthorization: Bearer %s\r\n%s\r\n%s",
+		method, path, s.Addr, s.Token, body, s.Body))
+}
+
+// uniquePath is path with a query parameter no other request of the run has.
+func uniquePath(path string, n uint64) string {
+	sep := "?"
+	if strings.Contains(path, "?") {
+		sep = "&"
+	}
+	return path + sep + "bench=" + strconv.FormatUint(n, 10)
 }
 
 func (l *load) close() {
@@ -217,9 +244,13 @@ func (c *connection) loop(l *load, end time.Time, measured bool, stop *atomic.Bo
 			}
 		}
 		c.conn.SetDeadline(t0.Add(s.Timeout))
-		n, keep, err := roundTrip(c.conn, c.br, l.request)
+		request := l.request
+		if s.Unique {
+			request = s.request(uniquePath(s.Path, l.unique.Add(1)))
+		}
+		n, keep, err := roundTrip(c.conn, c.br, request)
 		elapsed := time.Since(t0)
-		if err == nil && n != s.BodyBytes {
+		if err == nil && s.BodyBytes >= 0 && n != s.BodyBytes {
 			err = fmt.Errorf("body of %d bytes, want %d", n, s.BodyBytes)
 		}
 		if err != nil {

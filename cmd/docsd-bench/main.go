@@ -162,12 +162,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 	if err != nil {
 		return 1, err
 	}
-	progress("seeding %d members", o.Members)
+	progress("seeding %d members, and a site of %d pages", o.Members, benchPages)
 	if err := seedMembers(ctx, dataDir, "", orgID, o.Members); err != nil {
 		return 1, err
 	}
+	fx := fixture{OrgID: orgID}
+	if err := seedSite(ctx, docsd.addr, token, dataDir, "", &fx); err != nil {
+		return 1, err
+	}
 
-	targets, answers, err := probe(ctx, docsd.addr, token, fixture{OrgID: orgID}, chosen)
+	targets, answers, err := probe(ctx, docsd.addr, token, fx, chosen)
 	if err != nil {
 		return 1, err
 	}
@@ -189,11 +193,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 		if err != nil {
 			return 1, err
 		}
-		progress("seeding %d members on PostgreSQL", o.Members)
+		progress("seeding %d members, and a site of %d pages, on PostgreSQL", o.Members, benchPages)
 		if err := seedMembers(ctx, pgData, pgURL, pgOrg, o.Members); err != nil {
 			return 1, err
 		}
-		pgTargets, _, err := probe(ctx, pg.addr, pgToken, fixture{OrgID: pgOrg}, chosen)
+		pgFx := fixture{OrgID: pgOrg}
+		if err := seedSite(ctx, pg.addr, pgToken, pgData, pgURL, &pgFx); err != nil {
+			return 1, err
+		}
+		pgTargets, _, err := probe(ctx, pg.addr, pgToken, pgFx, chosen)
 		if err != nil {
 			return 1, err
 		}
@@ -223,11 +231,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 		if t.Unavailable != "" {
 			continue
 		}
-		spec.Path, spec.BodyBytes = t.Path, int64(len(t.Body))
+		spec.Method, spec.Body, spec.Unique = t.Method, t.endpoint.Body, t.Unique
+		spec.Path, spec.BodyBytes = t.Path, answerLength(t.endpoint, t.Body)
 		runs := []measured{{bare, spec}, {docsd, spec}}
 		if pg != nil {
 			pgSpec := spec
-			pgSpec.Path, pgSpec.BodyBytes, pgSpec.Token = t.PgPath, int64(len(t.PgBody)), pgToken
+			pgSpec.Path, pgSpec.BodyBytes, pgSpec.Token = t.PgPath, answerLength(t.endpoint, t.PgBody), pgToken
 			runs = append(runs, measured{pg, pgSpec})
 		}
 		progress("%s: %s warm-up on each server, then %s each in %d alternating slices", t.Route, o.Warmup, o.Duration, o.Slices)
@@ -315,7 +324,11 @@ func probe(ctx context.Context, addr, token string, f fixture, chosen []endpoint
 	var targets []target
 	for _, e := range chosen {
 		t := target{endpoint: e, Path: e.Path(f)}
-		status, body, err := get(ctx, addr, t.Path, token)
+		path := t.Path
+		if e.Unique { // docsd must take the parameter the load adds
+			path = uniquePath(path, 0)
+		}
+		status, body, err := send(ctx, addr, token, e.method(), path, e.Body)
 		switch {
 		case err != nil:
 			return nil, nil, fmt.Errorf("%s: %w", e.Route, err)
@@ -328,6 +341,14 @@ func probe(ctx context.Context, addr, token string, f fixture, chosen []endpoint
 		targets = append(targets, t)
 	}
 	return targets, answers, nil
+}
+
+// answerLength is the length every answer of e must have, or -1 for any.
+func answerLength(e endpoint, body []byte) int64 {
+	if e.AnyLength {
+		return -1
+	}
+	return int64(len(body))
 }
 
 // errorMessage is the message of an API error body, or the start of any other body.

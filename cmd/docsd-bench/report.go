@@ -97,6 +97,7 @@ func (r report) print(w io.Writer) {
 		}
 		fmt.Fprintf(w, "info  %s: CPU per request %.1f µs = bare %.1f µs + %.1f µs\n",
 			t.Route, micros(d.cpuPerRequest(0)), micros(b.cpuPerRequest(0)), micros(d.cpuPerRequest(0)-b.cpuPerRequest(0)))
+		r.goals(w, t, "docsd", d)
 		if d.Errors+b.Errors > 0 {
 			fmt.Fprintf(w, "FAIL  %s: %d failed requests on docsd, %d on bare; first: %s%s\n", t.Route, d.Errors, b.Errors, d.FirstErr, b.FirstErr)
 		}
@@ -104,6 +105,7 @@ func (r report) print(w io.Writer) {
 			slow := ratio(d.perSecond(), p.perSecond())
 			fmt.Fprintf(w, "%s  %s: PostgreSQL requests/s %.0f, SQLite's %.0f is %.2f× that (target ≤ %.1f×)\n",
 				verdict(p.perSecond() > 0 && slow <= maxPostgresSlowdown), t.Route, p.perSecond(), d.perSecond(), slow, maxPostgresSlowdown)
+			r.goals(w, t, "docsd-pg", p)
 			if p.Errors > 0 {
 				fmt.Fprintf(w, "FAIL  %s: %d failed requests on docsd-pg; first: %s\n", t.Route, p.Errors, p.FirstErr)
 			}
@@ -111,6 +113,21 @@ func (r report) print(w io.Writer) {
 	}
 	if r.Options.Keep {
 		fmt.Fprintf(w, "\ndocsd's log: %s\n", r.LogPath)
+	}
+}
+
+// goals prints the endpoint's own goals (endpoint.MaxCPURatio, MinRate) for one docsd server:
+// goal, figure, ratio and verdict.
+func (r report) goals(w io.Writer, t target, server string, d *loadResult) {
+	b := t.Bare
+	if t.MaxCPURatio > 0 {
+		cpu := ratio(float64(d.cpuPerRequest(0)), float64(b.cpuPerRequest(0)))
+		fmt.Fprintf(w, "%s  %s: %s CPU per request %.1f µs = %.2f× bare %.1f µs (goal ≤ %.0f×)\n",
+			verdict(b.cpuPerRequest(0) > 0 && cpu <= t.MaxCPURatio), t.Route, server, micros(d.cpuPerRequest(0)), cpu, micros(b.cpuPerRequest(0)), t.MaxCPURatio)
+	}
+	if t.MinRate > 0 {
+		fmt.Fprintf(w, "%s  %s: %s requests/s %.0f (goal ≥ %.0f with %d connections)\n",
+			verdict(d.perSecond() >= t.MinRate), t.Route, server, d.perSecond(), t.MinRate, r.Options.Connections)
 	}
 }
 

@@ -252,7 +252,8 @@ func (a *App) Listen() error {
 		Translations: a.Translations, Conversations: a.Conversations,
 		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
-			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}, Views: a.SiteViews, OpenAPI: a.OpenAPI},
+			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}, Views: a.SiteViews, OpenAPI: a.OpenAPI,
+			Generation: a.DB.Generation},
 	}
 	deps.Computed = &computed.Registry{}
 	a.OpenAPI.RegisterComputed(deps.Computed, wire.URLs{Base: a.BaseURL}.App)

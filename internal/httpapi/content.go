@@ -206,11 +206,11 @@ func (s *Server) writePage(w http.ResponseWriter, r *http.Request, v space.View,
 		if format == "markdown" {
 			out.Markdown = &text
 		} else {
-			// Not json.Marshal, which would check the compact output once more before the
-			// answer's own encoding does.
-			if out.Document, err = documentOptions(snap).ToDocument(text).MarshalJSON(); err != nil {
+			doc, err := s.docs.JSON(documentOptions(snap), text)
+			if err != nil {
 				return err
 			}
+			return okWithDocument(w, out, doc)
 		}
 	}
 	return ok(w, out)

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"sync"
 	"time"
 
 	"docsd/internal/auth"
+	"docsd/internal/gencache"
 )
 
 // Authenticated GET answers are a function of the caller, the URL and the database, so an
@@ -27,54 +27,12 @@ const (
 )
 
 type cachedAnswer struct {
-	gen         uint64
 	contentType string
 	body        []byte
 }
 
-type responseCache struct {
-	mu      sync.Mutex
-	entries map[string]*cachedAnswer
-	bytes   int
-}
-
-func newResponseCache() *responseCache {
-	return &responseCache{entries: map[string]*cachedAnswer{}}
-}
-
-func (rc *responseCache) get(key string, gen uint64) *cachedAnswer {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	a := rc.entries[key]
-	if a == nil || a.gen != gen {
-		return nil
-	}
-	return a
-}
-
-func (rc *responseCache) put(key string, a *cachedAnswer) {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	if old := rc.entries[key]; old != nil {
-		rc.bytes -= len(old.body) + len(key)
-	}
-	rc.entries[key] = a
-	rc.bytes += len(a.body) + len(key)
-	if rc.bytes <= maxCacheBytes && len(rc.entries) <= maxCacheAnswer {
-		return
-	}
-	// Over budget: answers of older generations can never be served again; drop them, and
-	// everything if that is not enough.
-	for k, e := range rc.entries {
-		if e.gen != a.gen {
-			rc.bytes -= len(e.body) + len(k)
-			delete(rc.entries, k)
-		}
-	}
-	if rc.bytes > maxCacheBytes || len(rc.entries) > maxCacheAnswer {
-		rc.entries = map[string]*cachedAnswer{key: a}
-		rc.bytes = len(a.body) + len(key)
-	}
+func newResponseCache() *gencache.Cache[*cachedAnswer] {
+	return gencache.New[*cachedAnswer](maxCacheBytes, maxCacheAnswer)
 }
 
 // generation is the database's generation as a GET found it (see requestGeneration).
@@ -102,7 +60,7 @@ func (s *Server) requestGeneration(r *http.Request, arrived time.Time) (generati
 // answer was computed, and otherwise runs h and keeps a successful answer.
 func (s *Server) serveCached(w http.ResponseWriter, r *http.Request, c auth.Caller, gen uint64, h handlerFunc) error {
 	key := c.UserID + "\n" + r.URL.Path + "?" + r.URL.RawQuery
-	if a := s.cache.get(key, gen); a != nil {
+	if a, ok := s.cache.Get(key, gen); ok {
 		s.metrics.cacheHits.Inc()
 		w.Header().Set("Content-Type", a.contentType)
 		w.WriteHeader(http.StatusOK)
@@ -116,7 +74,8 @@ func (s *Server) serveCached(w http.ResponseWriter, r *http.Request, c auth.Call
 	if rec.status == http.StatusOK && !rec.overflow {
 		// Labelled with the generation read before computing: if a write landed meanwhile,
 		// the label is older than the data and the next check simply misses.
-		s.cache.put(key, &cachedAnswer{gen: gen, contentType: w.Header().Get("Content-Type"), body: rec.buf.Bytes()})
+		a := &cachedAnswer{contentType: w.Header().Get("Content-Type"), body: rec.buf.Bytes()}
+		s.cache.Put(key, gen, a, len(a.body))
 	}
 	return nil
 }

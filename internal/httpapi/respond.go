@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"docsd/internal/apperr"
+	"docsd/internal/wire"
 )
 
 // writeJSON renders v with status.
@@ -23,6 +24,41 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 		return errResponseWritten
 	}
 	return nil
+}
+
+// writeEncoded answers body, JSON already encoded compact by our own encoder: json.Marshal
+// would only check and compact it again.
+func writeEncoded(w http.ResponseWriter, status int, body []byte) error {
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	if _, err := w.Write(body); err != nil {
+		return errResponseWritten
+	}
+	if _, err := w.Write([]byte{'\n'}); err != nil {
+		return errResponseWritten
+	}
+	return nil
+}
+
+// okWithDocument answers page 200 with doc, a document's encoded JSON, as its "document"
+// field, spliced into the encoded page rather than re-checked by json.Marshal (a page's
+// document is most of its bytes).
+func okWithDocument(w http.ResponseWriter, page wire.Page, doc []byte) error {
+	page.Document = nil
+	b, err := json.Marshal(page)
+	if err != nil {
+		return err
+	}
+	out := make([]byte, 0, len(b)+len(doc)+len(`,"document":`)+1)
+	out = append(out, b[:len(b)-1]...) // an object: drop its closing brace
+	if len(b) > 2 {
+		out = append(out, ',')
+	}
+	out = append(out, `"document":`...)
+	out = append(out, doc...)
+	out = append(out, '}')
+	return writeEncoded(w, http.StatusOK, out)
 }
 
 // errResponseWritten tells the error renderer that the response is already under way.

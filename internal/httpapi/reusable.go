@@ -59,7 +59,11 @@ func (s *Server) writeDocument(w http.ResponseWriter, r *http.Request, snap *con
 		return err
 	}
 	md = evaluate.Markdown(md, evaluate.Vars{Space: snap.Tree.Variables, Page: page}, mode)
-	return ok(w, documentOptions(snap).ToDocument(md))
+	doc, err := s.docs.JSON(documentOptions(snap), md)
+	if err != nil {
+		return err
+	}
+	return writeEncoded(w, http.StatusOK, doc)
 }
 
 func (s *Server) getReusableContentDocument(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
@@ -105,7 +109,11 @@ func (s *Server) getDocument(w http.ResponseWriter, r *http.Request, c auth.Call
 	if err != nil {
 		return err
 	}
-	return ok(w, documentOptions(snap).ToDocument(md))
+	doc, err := s.docs.JSON(documentOptions(snap), md)
+	if err != nil {
+		return err
+	}
+	return writeEncoded(w, http.StatusOK, doc)
 }
 
 type reusableEditBody struct {

@@ -12,10 +12,12 @@ import (
 	"docsd/internal/content"
 	"docsd/internal/conversation"
 	"docsd/internal/embed"
+	"docsd/internal/gencache"
 	"docsd/internal/gitimport"
 	"docsd/internal/gitsync"
 	"docsd/internal/importrun"
 	"docsd/internal/integration"
+	"docsd/internal/markdoc"
 	"docsd/internal/pdfexport"
 	"log/slog"
 	"net/http"
@@ -97,7 +99,9 @@ type Server struct {
 	bodies  *bodyBudget
 	urls    wire.URLs
 	metrics *metrics
-	cache   *responseCache
+	cache   *gencache.Cache[*cachedAnswer]
+	// docs keeps pages' documents converted from markdown, by the markdown's hash.
+	docs *markdoc.DocumentCache
 	// tokenGens spares GETs a token read while the database has not changed (tokengen.go).
 	tokenGens *tokenGenerations
 	// active counts the authenticated requests in flight (see requestGeneration).
@@ -108,13 +112,16 @@ type Server struct {
 	routes     []string // every registered pattern, in order: the API's surface, for its description
 }
 
+// documentCacheBytes bounds the converted documents kept: thousands of typical pages.
+const documentCacheBytes = 32 << 20
+
 // handlerFunc is a handler that returns its error for the server to render.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, c auth.Caller) error
 
 // New builds the server and registers every route.
 func New(d Deps) *Server {
 	s := &Server{Deps: d, log: d.Log, mux: http.NewServeMux(), maxBody: d.MaxBodyBytes,
-		urls: wire.URLs{Base: d.BaseURL}, metrics: newMetrics(), cache: newResponseCache(), tokenGens: newTokenGenerations(),
+		urls: wire.URLs{Base: d.BaseURL}, metrics: newMetrics(), cache: newResponseCache(), docs: markdoc.NewDocumentCache(documentCacheBytes), tokenGens: newTokenGenerations(),
 		requestIDs: newRequestIDs(), bodies: newBodyBudget(cmp.Or(d.BodyMemoryBytes, 64<<20))}
 	s.metrics.registry.MustRegister(d.Collectors...)
 	s.metrics.bodies(s.bodies)

@@ -6,19 +6,20 @@ package sitehttp
 
 import (
 	"context"
-	"docsd/internal/validate"
 	"errors"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"docsd/internal/apperr"
 	"docsd/internal/blob"
 	"docsd/internal/content"
 	"docsd/internal/integration"
 	"docsd/internal/sitepub"
+	"docsd/internal/validate"
 )
 
 // PathPrefix is where sites answer under the server: /sites/{organizationId}/{basename}/.
@@ -41,6 +42,11 @@ type Handler struct {
 	// OpenAPI renders API reference blocks from the organization's OpenAPI specs; with none,
 	// a block shows what its page wrote inside it.
 	OpenAPI References
+	// Generation is the database's generation (store.DB.Generation): sites and rendered pages
+	// are kept while it stays the same (see cache.go). Nil renders every page afresh.
+	Generation func(ctx context.Context, since time.Time, batch bool) (uint64, error)
+
+	caches cacheSet
 }
 
 // References gives, for one organization, the hook that renders its API reference blocks.
@@ -55,8 +61,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, errNoSite(r))
 		return
 	}
+	gen := h.generation(r, time.Now())
+	defer gen.done()
 	orgID, basename := r.PathValue("organizationId"), r.PathValue("basename")
-	st, err := h.Sites.Site(r.Context(), orgID, basename)
+	st, err := h.site(r.Context(), gen, "name\x00"+orgID+"\x00"+basename, func(ctx context.Context) (sitepub.Site, error) {
+		return h.Sites.Site(ctx, orgID, basename)
+	})
 	if err != nil {
 		if isNotFound(err) {
 			// One answer for absent, unpublished and refused sites: a reader learns nothing
@@ -72,7 +82,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, base+queryOf(r.URL), http.StatusMovedPermanently)
 		return
 	}
-	h.serveSite(w, r, st, base, r.PathValue("path"))
+	h.serveSite(w, r, gen, st, base, r.PathValue("path"))
 }
 
 // Hosts serves requests whose Host is a published site's hostname, and hands every other
@@ -86,7 +96,11 @@ func (h *Handler) Hosts(next http.Handler, ownHost string) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		site, err := h.Sites.SiteByHostname(r.Context(), host)
+		gen := h.generation(r, time.Now())
+		defer gen.done()
+		site, err := h.site(r.Context(), gen, "host\x00"+host, func(ctx context.Context) (sitepub.Site, error) {
+			return h.Sites.SiteByHostname(ctx, host)
+		})
 		if err != nil {
 			if !isNotFound(err) {
 				h.fail(w, r, err)
@@ -109,7 +123,7 @@ func (h *Handler) Hosts(next http.Handler, ownHost string) http.Handler {
 			h.fail(w, r, err)
 			return
 		}
-		h.serveSite(w, r, site, "/", strings.TrimPrefix(r.URL.Path, "/"))
+		h.serveSite(w, r, gen, site, "/", strings.TrimPrefix(r.URL.Path, "/"))
 	})
 }
 
@@ -123,7 +137,7 @@ func hostOnly(hostport string) string {
 
 // serveSite answers one request for a site served at base (a URL path ending in "/"); rest
 // is the path below base.
-func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, site sitepub.Site, base, rest string) {
+func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen generation, site sitepub.Site, base, rest string) {
 	rd, done := h.admitFromQuery(w, r, site, base)
 	if done {
 		return
@@ -135,6 +149,18 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, site sitepub
 	}
 	if site.Visibility != sitepub.VisitorAuth {
 		adm.Claims.Signed = h.Sites.SignedClaims(site, rd.Token)
+	}
+	// A page is what the site shows this reader's segment at this address: served again from
+	// the cache while the database has not changed.
+	key, cacheable := "", gen.ok && rest != searchPath && !strings.HasPrefix(rest, filesPath)
+	if cacheable {
+		if key, cacheable = pageKey(site, base, rest, adm); cacheable {
+			if p, ok := h.caches.pages().Get(key, gen.n); ok {
+				p.write(w, r)
+				h.viewed(r, site, p.siteSpaceID, p.pageID)
+				return
+			}
+		}
 	}
 	st, err := h.Sites.Structure(r.Context(), site, adm.Claims)
 	if err != nil {
@@ -149,6 +175,9 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, site sitepub
 		err = v.file(w, r, strings.TrimPrefix(rest, filesPath))
 	default:
 		err = v.page(w, r, rest)
+		if err == nil && cacheable && v.rendered != nil {
+			h.caches.pages().Put(key, gen.n, v.rendered, len(v.rendered.body)+len(v.rendered.styleHash)+len(v.rendered.etag))
+		}
 	}
 	if err != nil {
 		h.fail(w, r, err)

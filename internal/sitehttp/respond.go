@@ -21,34 +21,48 @@ func securityHeaders(h http.Header) {
 	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 }
 
-// writePage answers a rendered page, or 304 when the reader's copy is current. The ETag is a
-// hash of exactly what would be sent, so it changes with the content, the navigation, the
-// customization and whatever the reader's claims show them.
-func writePage(w http.ResponseWriter, r *http.Request, body []byte, styleHash string, private, noIndex bool) {
+// renderedPage is a page ready to send: its HTML and the headers made from it.
+type renderedPage struct {
+	body             []byte
+	styleHash, etag  string
+	private, noIndex bool
+	// The page it shows, for the site_view of a reader served from the cache.
+	siteSpaceID, pageID string
+}
+
+// newRenderedPage makes a page's answer. The ETag is a hash of exactly what would be sent, so
+// it changes with the content, the navigation, the customization and whatever the reader's
+// claims show them.
+func newRenderedPage(body []byte, styleHash string, private, noIndex bool) *renderedPage {
+	sum := sha256.Sum256(body)
+	return &renderedPage{body: body, styleHash: styleHash, private: private, noIndex: noIndex,
+		etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`}
+}
+
+// write answers the page, or 304 when the reader's copy is current.
+func (p *renderedPage) write(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	securityHeaders(h)
-	if noIndex {
+	if p.noIndex {
 		h.Set("X-Robots-Tag", "noindex")
 	}
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src '"+styleHash+"'; img-src 'self' https: data:; "+
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src '"+p.styleHash+"'; img-src 'self' https: data:; "+
 		"form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
-	sum := sha256.Sum256(body)
-	etag := `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`
-	h.Set("ETag", etag)
+	h.Set("ETag", p.etag)
 	// Readers revalidate every time: a merge changes the page at once, and a 304 costs little.
-	if private {
+	if p.private {
 		h.Set("Cache-Control", "private, no-cache")
 	} else {
 		h.Set("Cache-Control", "public, no-cache")
 	}
 	h.Set("Vary", "Cookie")
-	if matchesETag(r.Header.Get("If-None-Match"), etag) {
+	if matchesETag(r.Header.Get("If-None-Match"), p.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(body)
+	_, _ = w.Write(p.body)
 }
 
 // matchesETag reports whether an If-None-Match header lists etag (or is "*"); weak

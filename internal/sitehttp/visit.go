@@ -24,6 +24,8 @@ type visit struct {
 	base string // URL path the site is served at, ending in "/"
 	adm  sitepub.Admission
 	st   sitepub.Structure
+	// rendered is the page the visit answered, for the cache.
+	rendered *renderedPage
 }
 
 // page renders the page at rest.
@@ -102,12 +104,20 @@ func (v *visit) page(w http.ResponseWriter, r *http.Request, rest string) error 
 	if err := v.write(w, r, p); err != nil {
 		return err
 	}
-	if v.h.Views != nil && r.Method == http.MethodGet {
-		v.h.Views.SiteViewed(integration.SiteView{SiteID: v.site.ID, OrgID: v.site.OrganizationID,
-			SiteSpaceID: loc.SiteSpace.ID, PageID: page.ID, URL: requestURL(r), Referrer: r.Referer(),
+	if v.rendered != nil {
+		v.rendered.siteSpaceID, v.rendered.pageID = loc.SiteSpace.ID, page.ID
+	}
+	v.h.viewed(r, v.site, loc.SiteSpace.ID, page.ID)
+	return nil
+}
+
+// viewed tells Views of a page served to a reader, rendered afresh or from the cache alike.
+func (h *Handler) viewed(r *http.Request, site sitepub.Site, siteSpaceID, pageID string) {
+	if h.Views != nil && r.Method == http.MethodGet {
+		h.Views.SiteViewed(integration.SiteView{SiteID: site.ID, OrgID: site.OrganizationID,
+			SiteSpaceID: siteSpaceID, PageID: pageID, URL: requestURL(r), Referrer: r.Referer(),
 			UserAgent: r.UserAgent(), IP: clientIP(r), Language: r.Header.Get("Accept-Language")})
 	}
-	return nil
 }
 
 // requestURL is the address the reader asked for.
@@ -330,7 +340,8 @@ func (v *visit) write(w http.ResponseWriter, r *http.Request, p sitehtml.Page) e
 		return err
 	}
 	private := v.site.Visibility == sitepub.ShareLink || v.site.Visibility == sitepub.VisitorAuth
-	writePage(w, r, out.HTML, out.StyleHash, private, p.NoIndex)
+	v.rendered = newRenderedPage(out.HTML, out.StyleHash, private, p.NoIndex)
+	v.rendered.write(w, r)
 	return nil
 }
 

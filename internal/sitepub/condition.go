@@ -53,7 +53,10 @@ func (e *Evaluator) program(condition string) (*vm.Program, error) {
 	if ok {
 		return p, nil
 	}
-	p, err := expr.Compile(condition, expr.AllowUndefinedVariables(), expr.MaxNodes(maxConditionNodes))
+	// No clock: what a reader sees is a function of the content and their claims alone, so a
+	// rendered page can be kept for the reader's segment (sitehttp's cache) and its ETag holds.
+	p, err := expr.Compile(condition, expr.AllowUndefinedVariables(), expr.MaxNodes(maxConditionNodes),
+		expr.DisableBuiltin("now"))
 	if err != nil {
 		return nil, fmt.Errorf("condition %q: %w", condition, err)
 	}

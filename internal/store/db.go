@@ -218,6 +218,24 @@ func (db *DB) stmt(ctx context.Context, pool *sql.DB, query string) (*sql.Stmt, 
 	return s, nil
 }
 
+// maxTxStatements bounds the statements kept prepared for write transactions.
+const maxTxStatements = 512
+
+// prepareForWrites keeps the statements a write transaction ran unprepared prepared on the
+// writer, for the next transactions, within maxTxStatements. A statement that fails to
+// prepare is left to run unprepared as before.
+func (db *DB) prepareForWrites(ctx context.Context, queries []string) {
+	for _, query := range queries {
+		db.mu.RLock()
+		n := len(db.stmts[db.writer])
+		db.mu.RUnlock()
+		if n >= maxTxStatements {
+			return
+		}
+		db.stmt(ctx, db.writer, query)
+	}
+}
+
 // Statements is how many statements this DB has run through Q so far (transactions'
 // BEGIN and COMMIT are not counted): the difference across an operation is its number of
 // queries, which on PostgreSQL is its number of round trips.
@@ -233,6 +251,7 @@ type Q struct {
 
 	events      []outbox.Event // written just before commit (outbox.go)
 	afterCommit []func()
+	unprepared  []string // statements of a SQLite write to keep prepared after it (prepare)
 }
 
 // Read returns a Q for reads outside a transaction, on the read pool.
@@ -251,6 +270,10 @@ func (db *DB) Write(ctx context.Context, now time.Time, fn func(q *Q) error) (er
 	}
 	q := &Q{db: db, tx: tx, pool: db.writer, now: now}
 	defer func() {
+		if len(q.unprepared) > 0 {
+			// Runs as this function returns: after the commit or the rollback.
+			defer db.prepareForWrites(context.WithoutCancel(ctx), q.unprepared)
+		}
 		if p := recover(); p != nil {
 			tx.Rollback()
 			panic(p)
@@ -295,9 +318,26 @@ func (q *Q) Now() time.Time { return q.now }
 // and the SQLite driver's, which is more than a point read itself takes; and a SQLite read is
 // work inside this process that ends on its own, so interrupting it when a client goes away
 // saves little. Reads on PostgreSQL and everything inside a transaction stay cancellable.
+//
+// Inside a SQLite write transaction the statement is the one kept prepared on the writer's
+// connection, bound to the transaction: a write then parses its SQL once per process rather
+// than once per request (parsing was most of a small write's CPU). Past maxTxStatements
+// distinct texts (SQL built for a number of values), further ones are prepared each time.
 func (q *Q) prepare(ctx context.Context, query string) (stmt *sql.Stmt, readCtx context.Context, err error) {
-	if q.db.Engine == Postgres || q.tx != nil {
+	if q.db.Engine == Postgres {
 		return nil, ctx, nil
+	}
+	if q.tx != nil {
+		q.db.mu.RLock()
+		s := q.db.stmts[q.pool][query]
+		q.db.mu.RUnlock()
+		if s == nil {
+			// Preparing on the pool needs its one connection, which this transaction holds:
+			// the statement is prepared once the transaction ends (Write).
+			q.unprepared = append(q.unprepared, query)
+			return nil, ctx, nil
+		}
+		return q.tx.StmtContext(ctx, s), ctx, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err

@@ -22,6 +22,7 @@ type generations struct {
 
 	mu        sync.Mutex
 	conn      *sql.Conn
+	version   *sql.Stmt // PRAGMA data_version, prepared on conn
 	epoch     uint64    // bumped when the connection is replaced: its data_version restarts
 	lastStart time.Time // when the last successful check started
 	lastGen   uint64
@@ -41,8 +42,9 @@ type genCheck struct {
 // at most one starts per interval, and it serves every request that arrived before it
 // started. A request with no other in flight has nothing to share a check with and would pay
 // the wait whole (a sleep this short takes a millisecond in an otherwise idle process), so its
-// caller asks for no batching.
-const minCheckInterval = 250 * time.Microsecond
+// caller asks for no batching. A millisecond keeps checks near 5% of a cached read's CPU
+// under load (at 250 µs they took 12%), for at most a millisecond more of waiting.
+const minCheckInterval = time.Millisecond
 
 // ErrNoGeneration is returned by Generation on engines that cannot provide one.
 var ErrNoGeneration = errors.New("store: database generation unavailable on this engine")
@@ -118,16 +120,28 @@ func (g *generations) check(ctx context.Context) (uint64, error) {
 		if err != nil {
 			return 0, err
 		}
-		g.conn = conn
+		// Prepared once: parsing the pragma was a good part of every check.
+		stmt, err := conn.PrepareContext(ctx, `PRAGMA data_version`)
+		if err != nil {
+			conn.Close()
+			return 0, err
+		}
+		g.conn, g.version = conn, stmt
 		g.epoch++
 	}
 	var v int64
-	if err := g.conn.QueryRowContext(context.WithoutCancel(ctx), `PRAGMA data_version`).Scan(&v); err != nil {
-		g.conn.Close()
-		g.conn = nil
+	if err := g.version.QueryRowContext(context.WithoutCancel(ctx)).Scan(&v); err != nil {
+		g.closeConn()
 		return 0, err
 	}
 	return g.epoch<<40 | uint64(v), nil
+}
+
+// closeConn drops the dedicated connection and its statement; the next check opens another.
+func (g *generations) closeConn() {
+	g.version.Close()
+	g.conn.Close()
+	g.conn, g.version = nil, nil
 }
 
 func (g *generations) close() {
@@ -137,8 +151,7 @@ func (g *generations) close() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.conn != nil {
-		g.conn.Close()
-		g.conn = nil
+		g.closeConn()
 	}
 	g.pool.Close()
 }

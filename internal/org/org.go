@@ -4,6 +4,8 @@ package org
 
 import (
 	"context"
+
+	"docsd/internal/access"
 	"errors"
 	"regexp"
 	"strconv"
@@ -68,14 +70,17 @@ var (
 
 // Service implements the organization rules on top of a Store.
 type Service struct {
-	store  Store
-	clock  clock.Clock
-	spaces SpaceCounter // nil until set
-	sites  SiteCounter  // nil until set
+	store   Store
+	checker *access.Checker
+	clock   clock.Clock
+	spaces  SpaceCounter // nil until set
+	sites   SiteCounter  // nil until set
 }
 
-// NewService returns the organization service.
-func NewService(s Store, c clock.Clock) *Service { return &Service{store: s, clock: c} }
+// NewService returns the organization service; it asks acc for members' roles.
+func NewService(s Store, acc *access.Checker, c clock.Clock) *Service {
+	return &Service{store: s, checker: acc, clock: c}
+}
 
 // Store runs reads and write transactions over organization data.
 type Store interface {
@@ -87,6 +92,7 @@ type Store interface {
 type Tx interface {
 	OrgTx
 	MemberTx
+	access.Store
 	TeamTx
 	InviteTx
 	SAMLTx
@@ -196,14 +202,7 @@ func (s *Service) requireMember(ctx context.Context, tx Tx, c auth.Caller, orgID
 // Role returns the caller's role in orgID and whether they are an (enabled) member. Other
 // domains (spaces, sites) build their permissions on it.
 func (s *Service) Role(ctx context.Context, c auth.Caller, orgID string) (auth.Role, bool, error) {
-	m, err := s.store.Read().Member(ctx, orgID, c.UserID)
-	if errors.Is(err, ErrNotFound) {
-		return auth.Guest, false, nil
-	}
-	if err != nil {
-		return auth.Guest, false, err
-	}
-	return m.Role, !m.Disabled, nil
+	return s.checker.OrgRole(ctx, s.store.Read(), c, orgID)
 }
 
 // BySubdomain finds the organization whose hostname is subdomain: the address of its public

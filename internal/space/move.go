@@ -154,7 +154,7 @@ func validateTransfer(orgID string, parent *string) error {
 // trees (in a fixed order, so two opposite transfers cannot deadlock) and returns the
 // target's tree, with dest checked to be one of its collections.
 func (s *Service) transferTarget(ctx context.Context, tx Tx, c auth.Caller, fromOrg, toOrg, dest string) (*orgTree, error) {
-	role, member, err := tx.Membership(ctx, toOrg, c.UserID)
+	role, member, err := s.access.OrgRole(ctx, tx, c, toOrg)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,88 @@
+package access
+
+import (
+	"testing"
+
+	"docsd/internal/apperr"
+	"docsd/internal/auth"
+)
+
+func TestDecide(t *testing.T) {
+	for _, c := range []struct {
+		role, min auth.Role
+		want      Outcome
+	}{
+		{auth.Guest, auth.Read, DenyNotFound},
+		{auth.Read, auth.Read, Allow},
+		{auth.Read, auth.Edit, DenyForbidden},
+		{auth.Review, auth.Edit, Allow},
+		{auth.Admin, auth.Admin, Allow},
+		{auth.Create, auth.Admin, DenyForbidden},
+	} {
+		if got := Decide(c.role, c.min); got != c.want {
+			t.Errorf("Decide(%q, %q) = %v, want %v", c.role, c.min, got, c.want)
+		}
+	}
+	if err := Require(auth.Guest, auth.Read, "space", "s"); !apperr.Is(err, apperr.NotFound) {
+		t.Errorf("no access: %v, want a 404", err)
+	}
+	if err := Require(auth.Comment, auth.Edit, "space", "s"); !apperr.Is(err, apperr.Forbidden) {
+		t.Errorf("below the role: %v, want a 403", err)
+	}
+}
+
+// An installation token acts for its user, within the spaces it was installed on and up to
+// what its scopes allow.
+func TestInstallationLimits(t *testing.T) {
+	read := &auth.Installation{Scopes: []auth.Scope{auth.ScopeSpaceContentRead}, Spaces: []string{"s"}}
+	write := &auth.Installation{Scopes: []auth.Scope{auth.ScopeSpaceContentWrite}, AllSpaces: true}
+	none := &auth.Installation{AllSpaces: true}
+	for _, c := range []struct {
+		in    *auth.Installation
+		space string
+		role  auth.Role
+		want  auth.Role
+	}{
+		{nil, "s", auth.Admin, auth.Admin},
+		{read, "s", auth.Admin, auth.Read},
+		{read, "other", auth.Admin, auth.Guest},
+		{read, "s", auth.Guest, auth.Guest},
+		{write, "any", auth.Admin, auth.Edit},
+		{write, "any", auth.Comment, auth.Comment},
+		{none, "s", auth.Admin, auth.Guest},
+	} {
+		if got := Limit(auth.Caller{UserID: "u", Installation: c.in}, c.space, c.role); got != c.want {
+			t.Errorf("Limit(%+v, %s, %q) = %q, want %q", c.in, c.space, c.role, got, c.want)
+		}
+	}
+	if k := FromAuth(auth.Caller{UserID: "u", Installation: none}).Kind; k != Installation {
+		t.Errorf("an installation's caller is of kind %v", k)
+	}
+}
+
+// Facts are reused only at the generation they were read at.
+func TestCheckerGenerations(t *testing.T) {
+	k := NewChecker()
+	if k.Cached("u", "s") {
+		t.Fatal("an empty cache holds facts")
+	}
+	f := NewFacts(auth.Read, true, nil, emptyTree{})
+	k.Remember("u", "s", 7, f)
+	if got, ok := k.At("u", "s", 7); !ok || got != f {
+		t.Error("facts not found at their generation")
+	}
+	if _, ok := k.At("u", "s", 8); ok {
+		t.Error("facts reused at a later generation")
+	}
+	if _, ok := k.At("v", "s", 7); ok {
+		t.Error("facts of one user served to another")
+	}
+	if hits, misses := k.Stats(); hits != 1 || misses != 2 {
+		t.Errorf("stats %d hits %d misses, want 1 and 2", hits, misses)
+	}
+}
+
+type emptyTree struct{}
+
+func (emptyTree) Node(string) (Node, bool) { return Node{}, false }
+func (emptyTree) Len() int                 { return 0 }

@@ -86,3 +86,23 @@ type emptyTree struct{}
 
 func (emptyTree) Node(string) (Node, bool) { return Node{}, false }
 func (emptyTree) Len() int                 { return 0 }
+
+// Published sites: who is admitted by each visibility, and how the others are refused.
+func TestAdmitReader(t *testing.T) {
+	anon, link := Caller{Kind: Anonymous}, Caller{Kind: ShareLink, ShareKey: "k"}
+	visitor, user := Caller{Kind: SiteVisitor, Claims: map[string]any{"a": 1}}, Caller{Kind: User}
+	for _, c := range []struct {
+		vis    string
+		caller Caller
+		want   Outcome
+	}{
+		{SitePublic, anon, Allow}, {SiteUnlisted, anon, Allow},
+		{SiteShareLink, anon, DenyNotFound}, {SiteShareLink, link, Allow}, {SiteShareLink, user, DenyNotFound},
+		{SiteVisitorAuth, anon, DenyUnauthenticated}, {SiteVisitorAuth, link, DenyUnauthenticated}, {SiteVisitorAuth, visitor, Allow},
+		{"unknown", visitor, DenyNotFound},
+	} {
+		if got := AdmitReader(c.vis, c.caller); got != c.want {
+			t.Errorf("AdmitReader(%s, kind %d) = %v, want %v", c.vis, c.caller.Kind, got, c.want)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 type Access struct {
 	facts       *access.Facts
 	collections map[string]Collection
+	caller      auth.Caller // whose installation limits apply (accessIn)
 }
 
 // NewAccess builds the access of a user with the given membership (member is false for
@@ -71,7 +72,9 @@ func (a *Access) OrgRole() auth.Role { return a.facts.OrgRole() }
 func (a *Access) Member() bool { return a.facts.Member() }
 
 // SpaceRole is the user's effective role on a space; Guest means no access.
-func (a *Access) SpaceRole(s Space) auth.Role { return a.facts.SpaceRole(accessNode(s)) }
+func (a *Access) SpaceRole(s Space) auth.Role {
+	return access.Limit(a.caller, s.ID, a.facts.SpaceRole(accessNode(s)))
+}
 
 // CollectionRole is the user's effective role on a collection; Guest means no access (also
 // for a collection that does not exist).
@@ -82,15 +85,15 @@ func (a *Access) CollectionRole(id string) auth.Role { return a.facts.Collection
 func (a *Access) LevelRole(collectionID string) auth.Role { return a.facts.LevelRole(collectionID) }
 
 // accessIn loads the caller's access to orgID's content.
-func (s *Service) accessIn(ctx context.Context, tx Tx, userID, orgID string) (*Access, error) {
-	role, member, err := s.access.OrgRole(ctx, tx, auth.Caller{UserID: userID}, orgID)
+func (s *Service) accessIn(ctx context.Context, tx Tx, c auth.Caller, orgID string) (*Access, error) {
+	role, member, err := s.access.OrgRole(ctx, tx, c, orgID)
 	if err != nil {
 		return nil, err
 	}
 	if !member {
 		return NewAccess(auth.Guest, false, nil, nil), nil
 	}
-	grants, err := tx.GrantsFor(ctx, orgID, userID)
+	grants, err := tx.GrantsFor(ctx, orgID, c.UserID)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +101,9 @@ func (s *Service) accessIn(ctx context.Context, tx Tx, userID, orgID string) (*A
 	if err != nil {
 		return nil, err
 	}
-	return NewAccess(role, true, grants, cols), nil
+	acc := NewAccess(role, true, grants, cols)
+	acc.caller = c
+	return acc, nil
 }
 
 // View is a space as one caller sees it.
@@ -227,11 +232,11 @@ func (s *Service) spaceView(ctx context.Context, tx Tx, c auth.Caller, id string
 // viewOf is a space with the caller's current role on it, whatever that role is: after a
 // change, the caller may have gained or lost access.
 func (s *Service) viewOf(ctx context.Context, tx Tx, c auth.Caller, sp Space) (View, error) {
-	acc, err := s.accessIn(ctx, tx, c.UserID, sp.OrganizationID)
+	acc, err := s.accessIn(ctx, tx, c, sp.OrganizationID)
 	if err != nil {
 		return View{}, err
 	}
-	return View{Space: sp, Role: access.Limit(c, sp.ID, acc.SpaceRole(sp))}, nil
+	return View{Space: sp, Role: acc.SpaceRole(sp)}, nil
 }
 
 // collectionView is spaceView for collections.
@@ -240,7 +245,7 @@ func (s *Service) collectionView(ctx context.Context, tx Tx, c auth.Caller, id s
 	if err != nil {
 		return CollectionView{}, nil, notFound(err, "collection %s not found", id)
 	}
-	acc, err := s.accessIn(ctx, tx, c.UserID, col.OrganizationID)
+	acc, err := s.accessIn(ctx, tx, c, col.OrganizationID)
 	if err != nil {
 		return CollectionView{}, nil, err
 	}

@@ -60,7 +60,7 @@ func (s *Service) Move(ctx context.Context, c auth.Caller, id string, m Move) (V
 func (s *Service) moveSpace(ctx context.Context, tx Tx, c auth.Caller, sp Space, dest string, pos *Position, now time.Time) (View, error) {
 	sameLevel := dest == sp.Parent
 	if !sameLevel {
-		acc, err := s.accessIn(ctx, tx, c.UserID, sp.OrganizationID)
+		acc, err := s.accessIn(ctx, tx, c, sp.OrganizationID)
 		if err != nil {
 			return View{}, err
 		}

@@ -55,6 +55,17 @@ func TestInstallationLimits(t *testing.T) {
 			t.Errorf("Limit(%+v, %s, %q) = %q, want %q", c.in, c.space, c.role, got, c.want)
 		}
 	}
+	for _, c := range []struct {
+		in   *auth.Installation
+		role auth.Role
+		want auth.Role
+	}{
+		{nil, auth.Admin, auth.Admin}, {read, auth.Admin, auth.Guest}, {write, auth.Admin, auth.Edit}, {write, auth.Read, auth.Read},
+	} {
+		if got := LimitCollection(auth.Caller{UserID: "u", Installation: c.in}, c.role); got != c.want {
+			t.Errorf("LimitCollection(%+v, %q) = %q, want %q", c.in, c.role, got, c.want)
+		}
+	}
 	if k := FromAuth(auth.Caller{UserID: "u", Installation: none}).Kind; k != Installation {
 		t.Errorf("an installation's caller is of kind %v", k)
 	}

@@ -73,11 +73,29 @@ func Limit(c auth.Caller, spaceID string, r auth.Role) auth.Role {
 	if !in.ReachesSpace(spaceID) {
 		return auth.Guest
 	}
-	ceil := in.SpaceCeiling()
+	return capped(r, in.SpaceCeiling())
+}
+
+// capped is the weaker of a role and a ceiling.
+func capped(r, ceil auth.Role) auth.Role {
 	if ceil == auth.Guest || r.AtLeast(ceil) {
 		return ceil
 	}
 	return r
+}
+
+// LimitCollection applies a caller's installation limits to their role on a collection (or
+// at the top level of the tree): only an installation covering every space reaches
+// collections, and its scopes cap the role there too.
+func LimitCollection(c auth.Caller, r auth.Role) auth.Role {
+	in := c.Installation
+	if in == nil {
+		return r
+	}
+	if !in.AllSpaces {
+		return auth.Guest
+	}
+	return capped(r, in.SpaceCeiling())
 }
 
 // RequireSite decides an action on an organization's sites for a caller with orgRole there

@@ -78,11 +78,15 @@ func (a *Access) SpaceRole(s Space) auth.Role {
 
 // CollectionRole is the user's effective role on a collection; Guest means no access (also
 // for a collection that does not exist).
-func (a *Access) CollectionRole(id string) auth.Role { return a.facts.CollectionRole(id) }
+func (a *Access) CollectionRole(id string) auth.Role {
+	return access.LimitCollection(a.caller, a.facts.CollectionRole(id))
+}
 
 // LevelRole is the user's role at a level of the tree where something new would go: the
 // collection's role, or at the top level the organization role.
-func (a *Access) LevelRole(collectionID string) auth.Role { return a.facts.LevelRole(collectionID) }
+func (a *Access) LevelRole(collectionID string) auth.Role {
+	return access.LimitCollection(a.caller, a.facts.LevelRole(collectionID))
+}
 
 // accessIn loads the caller's access to orgID's content.
 func (s *Service) accessIn(ctx context.Context, tx Tx, c auth.Caller, orgID string) (*Access, error) {

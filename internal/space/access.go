@@ -138,7 +138,7 @@ func (v CollectionView) Permissions() CollectionPermissions { return access.ForC
 // least read access gets the same 404 as for a space that does not exist. Features built on
 // spaces (content, change requests, comments) call it before anything else.
 func (s *Service) RoleOn(ctx context.Context, c auth.Caller, spaceID string) (View, error) {
-	return s.spaceView(ctx, s.store.Read(), c, spaceID, auth.Read, false)
+	return s.view(ctx, s.store.Read(), c, spaceID, auth.Read, false, true)
 }
 
 // RequireEditable refuses content edits on a locked space (409).
@@ -186,11 +186,13 @@ func (sa SpaceAccess) facts() *access.Facts {
 	return access.NewFacts(sa.Role, true, accessGrants(sa.Grants), collectionTree(collectionMap(sa.Ancestors)))
 }
 
-// spaceFacts reads a space with the caller's access facts on it. Facts the access component
-// cached at the current access generation are reused: the space is then read with the
-// generation alone, and the climb of the collection tree is skipped.
-func (s *Service) spaceFacts(ctx context.Context, tx Tx, userID, id, token string) (Space, *access.Facts, bool, error) {
-	if s.access.Cached(userID, id) {
+// spaceFacts reads a space with the caller's access facts on it. With cache (reads only),
+// facts the access component cached at the current access generation are reused: the space
+// is then read with the generation alone, and the climb of the collection tree is skipped.
+// A write transaction neither reuses nor caches facts: it decides on what it reads itself,
+// and what it reads may be rolled back with it.
+func (s *Service) spaceFacts(ctx context.Context, tx Tx, userID, id, token string, cache bool) (Space, *access.Facts, bool, error) {
+	if cache && s.access.Cached(userID, id) {
 		row, err := tx.SpaceRow(ctx, id, userID, token)
 		if err != nil {
 			return Space{}, nil, false, err
@@ -204,7 +206,9 @@ func (s *Service) spaceFacts(ctx context.Context, tx Tx, userID, id, token strin
 		return Space{}, nil, false, err
 	}
 	f := sa.facts()
-	s.access.Remember(userID, id, sa.Generation, f)
+	if cache {
+		s.access.Remember(userID, id, sa.Generation, f)
+	}
 	return sa.Space, f, sa.TokenLive, nil
 }
 
@@ -215,8 +219,13 @@ func (s *Service) spaceFacts(ctx context.Context, tx Tx, userID, id, token strin
 // When the caller's token is still to be confirmed (auth.TokenCheck), the same statement
 // reads it: a token deleted meanwhile is a 401.
 func (s *Service) spaceView(ctx context.Context, tx Tx, c auth.Caller, id string, min auth.Role, trashed bool) (View, error) {
+	return s.view(ctx, tx, c, id, min, trashed, false)
+}
+
+// view is spaceView, through the access component's cache when cache is set (reads).
+func (s *Service) view(ctx context.Context, tx Tx, c auth.Caller, id string, min auth.Role, trashed, cache bool) (View, error) {
 	token := c.TokenToCheck()
-	sp, facts, live, err := s.spaceFacts(ctx, tx, c.UserID, id, token)
+	sp, facts, live, err := s.spaceFacts(ctx, tx, c.UserID, id, token, cache)
 	if err == nil && token != "" {
 		c.TokenChecked(live)
 		if !live {

@@ -6,7 +6,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -15,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -27,6 +25,7 @@ import (
 	"time"
 
 	"docsd/internal/buildbin"
+	"docsd/internal/childserver"
 )
 
 type options struct {
@@ -78,9 +77,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 	if err != nil {
 		return 1, err
 	}
-	defer srv.stop()
+	defer srv.Stop()
 
-	owner := &client{base: srv.base, token: srv.token, http: &http.Client{Timeout: 3 * time.Minute}}
+	owner := &client{base: srv.Base, token: srv.Token, http: &http.Client{Timeout: 3 * time.Minute}}
 	orgID, spaceID, crID, err := owner.setUp(ctx)
 	if err != nil {
 		return 1, fmt.Errorf("set up: %w", err)
@@ -92,7 +91,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 	if err != nil {
 		return 1, err
 	}
-	stranger := &client{base: srv.base, token: strangerToken, http: owner.http}
+	stranger := &client{base: srv.Base, token: strangerToken, http: owner.http}
 
 	idle, err := srv.rss()
 	if err != nil {
@@ -291,84 +290,24 @@ func (c *client) setUp(ctx context.Context) (orgID, spaceID, crID string, err er
 	return orgs.Items[0].ID, sp.ID, cr.ID, nil
 }
 
-// child is docsd running as a child process.
+// child is docsd running as a child process, on a SQLite database in dir.
 type child struct {
-	cmd             *exec.Cmd
+	*childserver.Child
 	bin, dir, dbURL string
-	base, token     string
-	done            chan struct{}
 }
 
 func startDocsd(ctx context.Context, bin, dir string) (*child, error) {
-	c := &child{bin: bin, dir: dir, dbURL: dir + "/docsd.db", done: make(chan struct{})}
-	c.cmd = exec.Command(bin, "serve", "-addr", "127.0.0.1:0", "-data-dir", dir, "-database-url", c.dbURL)
-	c.cmd.Env = c.env()
-	logFile, err := os.Create(dir + "/docsd.log")
-	if err != nil {
-		return nil, err
-	}
-	c.cmd.Stderr = logFile
-	// The kernel kills the child if the benchmark dies, so no server outlives a run.
-	c.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	out, err := c.cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := c.cmd.Start(); err != nil {
-		return nil, err
-	}
-	ready := make(chan struct{})
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			line := sc.Text()
-			if v, ok := strings.CutPrefix(line, "API token: "); ok {
-				c.token = strings.TrimSpace(v)
-			}
-			if v, ok := strings.CutPrefix(line, "docsd is serving the API at "); ok {
-				apiURL, _, _ := strings.Cut(v, " ")
-				if u, err := url.Parse(apiURL); err == nil {
-					c.base = "http://" + u.Host
-				}
-				close(ready)
-				break
-			}
-		}
-		io.Copy(io.Discard, out)
-		c.cmd.Wait()
-		logFile.Close()
-		close(c.done)
-	}()
-	select {
-	case <-ready:
-		return c, nil
-	case <-c.done:
-		return nil, fmt.Errorf("docsd exited before serving; see its log")
-	case <-time.After(60 * time.Second):
-		c.stop()
-		return nil, fmt.Errorf("docsd did not start within 60s")
-	case <-ctx.Done():
-		c.stop()
-		return nil, ctx.Err()
-	}
-}
-
-// env is the benchmark's environment without DOCSD_ settings, so the server runs with its
-// defaults whatever the shell holds.
-func (c *child) env() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "DOCSD_") {
-			env = append(env, kv)
-		}
-	}
-	return append(env, "DOCSD_LOG_LEVEL=warn")
+	c := &child{bin: bin, dir: dir, dbURL: dir + "/docsd.db"}
+	var err error
+	c.Child, err = childserver.Start(ctx, childserver.Options{Bin: bin, DataDir: dir, DatabaseURL: c.dbURL,
+		LogPath: dir + "/docsd.log", Env: []string{"DOCSD_LOG_LEVEL=warn"}})
+	return c, err
 }
 
 // adminCommand runs `docsd admin` against the child's database and returns what it printed.
 func (c *child) adminCommand(ctx context.Context, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, c.bin, append([]string{"admin"}, append(args, "-data-dir", c.dir, "-database-url", c.dbURL)...)...)
-	cmd.Env = c.env()
+	cmd.Env = childserver.Environ("DOCSD_LOG_LEVEL=warn")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -378,38 +317,10 @@ func (c *child) adminCommand(ctx context.Context, args ...string) (string, error
 	return strings.TrimSpace(string(out)), nil
 }
 
-func (c *child) stop() {
-	c.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-c.done:
-	case <-time.After(30 * time.Second):
-		c.cmd.Process.Kill()
-		<-c.done
-	}
-}
-
 type memory struct{ peak, now int64 }
 
 // rss reads the child's peak (VmHWM) and current (VmRSS) resident set.
 func (c *child) rss() (memory, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid))
-	if err != nil {
-		return memory{}, err
-	}
-	var m memory
-	for _, line := range strings.Split(string(b), "\n") {
-		for key, dst := range map[string]*int64{"VmHWM:": &m.peak, "VmRSS:": &m.now} {
-			if v, ok := strings.CutPrefix(line, key); ok {
-				kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-				if err != nil {
-					return m, err
-				}
-				*dst = kb << 10
-			}
-		}
-	}
-	if m.peak == 0 {
-		return m, fmt.Errorf("no VmHWM in /proc/%d/status", c.cmd.Process.Pid)
-	}
-	return m, nil
+	peak, now, err := c.Memory()
+	return memory{peak: peak, now: now}, err
 }

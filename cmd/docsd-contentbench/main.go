@@ -25,7 +25,7 @@ type options struct {
 	reps     int
 	reads    int
 	postgres string
-	require  map[string]bool // targets ("a" to "e") whose MISS fails the run
+	require  map[string]bool // targets ("a" to "g") whose MISS fails the run
 	keep     bool
 	// cpuProfile, when set, makes the server serving each size write a CPU profile to
 	// cpuProfile.<pages>, for go tool pprof.
@@ -50,7 +50,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.reps, "reps", 15, "change request rounds per size, alternating between sizes (their medians are compared), after one warm-up round")
 	fs.IntVar(&o.reads, "reads", 2000, "in-process page reads per size")
 	fs.StringVar(&o.postgres, "postgres", "", "run on PostgreSQL: a postgres:// URL of a database the benchmark may make schemas in (default: SQLite)")
-	require := fs.String("require", "", "targets whose MISS makes the run exit 1, comma-separated letters a to e, or \"all\" (default: none; the table is printed either way)")
+	require := fs.String("require", "", "targets whose MISS makes the run exit 1, comma-separated letters a to g, or \"all\" (default: none; the table is printed either way)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the working directory (data, server logs) and print where it is")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write the serving server's CPU profile of each size to FILE.<pages> (go tool pprof)")
 	if err := fs.Parse(args); err != nil {
@@ -68,13 +68,13 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 		switch t = strings.TrimSpace(t); t {
 		case "":
 		case "all":
-			for _, l := range []string{"a", "b", "c", "d", "e"} {
+			for _, l := range targetLetters {
 				o.require[l] = true
 			}
-		case "a", "b", "c", "d", "e":
+		case "a", "b", "c", "d", "e", "f", "g":
 			o.require[t] = true
 		default:
-			return o, fmt.Errorf("-require: %q is not a target letter a to e", t)
+			return o, fmt.Errorf("-require: %q is not a target letter a to g", t)
 		}
 	}
 	if o.reps < 1 || o.reps > 100 || o.reads < 1 || o.reads > 1_000_000 {
@@ -122,6 +122,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 	}
 	fmt.Fprintf(stderr, "change request rounds, alternating between sizes...\n")
 	if err := cycleRounds(ctx, runs, o.reps); err != nil {
+		return 1, err
+	}
+	fmt.Fprintf(stderr, "merges after the space moved, beside git merge-tree, alternating between sizes...\n")
+	if err := movedRounds(ctx, runs, work, o.reps); err != nil {
 		return 1, err
 	}
 	var results []sizeResult

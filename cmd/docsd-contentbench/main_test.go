@@ -56,8 +56,18 @@ func TestRequiredTargets(t *testing.T) {
 	if !strings.Contains(out.String(), "MISS") || !strings.Contains(out.String(), "PASS") {
 		t.Fatalf("table:\n%s", out.String())
 	}
+	// Merges after the space moved: (f) flat from the smallest size to the largest, (g) near git.
+	r.results[0].movedMerges, r.results[2].movedMerges, r.results[2].gitMerges = ms(4), ms(5), ms(1)
+	if got := strings.Join(r.missed(map[string]bool{"f": true, "g": true}), ","); got != "g" {
+		t.Fatalf("missed %q, want g", got)
+	}
+	r.results[2].movedMerges = ms(7)
+	r.results[2].gitMerges = ms(3)
+	if got := strings.Join(r.missed(map[string]bool{"f": true, "g": true}), ","); got != "f" {
+		t.Fatalf("missed %q, want f", got)
+	}
 	small := report{results: r.results[:1]}
-	if got := small.missed(map[string]bool{"e": true}); len(got) != 1 {
+	if got := small.missed(map[string]bool{"e": true, "f": true}); len(got) != 2 {
 		t.Fatalf("an unmeasured required target must count as missed: %v", got)
 	}
 	small.print(io.Discard)
@@ -68,7 +78,7 @@ func TestParseOptions(t *testing.T) {
 	if err != nil || len(o.sizes) != 2 || !o.require["c"] || !o.require["e"] || o.require["a"] {
 		t.Fatalf("%+v %v", o, err)
 	}
-	for _, bad := range [][]string{{"-sizes", "1"}, {"-require", "f"}, {"-reps", "0"}} {
+	for _, bad := range [][]string{{"-sizes", "1"}, {"-require", "h"}, {"-reps", "0"}} {
 		if _, err := parseOptions(bad, io.Discard); err == nil {
 			t.Errorf("%v: accepted", bad)
 		}

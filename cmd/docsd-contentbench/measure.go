@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"docsd/internal/app"
+	"docsd/internal/childserver"
 	"docsd/internal/config"
 	"docsd/internal/store"
 )
@@ -23,10 +24,14 @@ type sizeResult struct {
 	cycles     []time.Duration // change request created, one page edited in it, merged
 	editBytes  []int64         // bytes of rows one page edit added
 	mergeBytes []int64         // bytes of rows merging that edit added (not a target: printed)
-	readP50    time.Duration   // GET a page by id, in-process
-	readP99    time.Duration
-	importRSS  int64 // the server's peak while importing
-	servingRSS int64 // the peak of a freshly started server serving the space
+	// movedMerges are merges of a change request after the space moved under it (a
+	// three-way merge); gitMerges are git merge-tree runs on the same tree beside them.
+	movedMerges []time.Duration
+	gitMerges   []time.Duration
+	readP50     time.Duration // GET a page by id, in-process
+	readP99     time.Duration
+	importRSS   int64 // the server's peak while importing
+	servingRSS  int64 // the peak of a freshly started server serving the space
 }
 
 // database is where one size's space lives.
@@ -39,7 +44,7 @@ type database struct {
 type sizeRun struct {
 	res     sizeResult
 	db      database
-	srv     *child
+	srv     *childserver.Child
 	api     *api
 	token   string
 	spaceID string
@@ -52,7 +57,7 @@ func (sr *sizeRun) close() {
 		sr.counter.Close()
 	}
 	if sr.srv != nil {
-		sr.srv.stop()
+		sr.srv.Stop()
 	}
 	sr.db.drop()
 }
@@ -70,12 +75,12 @@ func setUp(ctx context.Context, o options, bin, work string, n int) (*sizeRun, e
 		sr.close()
 		return nil, err
 	}
-	sr.token = sr.srv.token
+	sr.token = sr.srv.Token
 	if err := sr.importSpace(ctx, n); err != nil {
 		sr.close()
 		return nil, err
 	}
-	sr.srv.stop()
+	sr.srv.Stop()
 	sr.srv = nil
 	var profile string
 	if o.cpuProfile != "" {
@@ -85,12 +90,15 @@ func setUp(ctx context.Context, o options, bin, work string, n int) (*sizeRun, e
 		sr.close()
 		return nil, err
 	}
-	sr.api = newAPI(sr.srv.base, sr.token)
+	sr.api = newAPI(sr.srv.Base, sr.token)
 	if sr.ids, err = sr.api.pageIDs(ctx, sr.spaceID); err == nil && len(sr.ids) != n {
 		err = fmt.Errorf("the import made %d pages, want %d", len(sr.ids), n)
 	}
 	if err == nil {
 		sr.counter, err = store.Open(ctx, sr.db.url)
+	}
+	if err == nil {
+		err = settle(ctx, sr.counter)
 	}
 	if err != nil {
 		sr.close()
@@ -99,9 +107,33 @@ func setUp(ctx context.Context, o options, bin, work string, n int) (*sizeRun, e
 	return sr, nil
 }
 
+// settle waits, up to settleMax, until every consumer of the server's events (the search
+// indexer above all) has caught up with the import, so that the rounds time the requests
+// and not their competition with indexing the whole space for the first time.
+func settle(ctx context.Context, db *store.DB) error {
+	const settleMax = 5 * time.Minute
+	deadline := time.Now().Add(settleMax)
+	for {
+		var behind int64
+		err := db.Read().QueryRow(ctx, `SELECT (SELECT COALESCE(MAX(seq), 0) FROM outbox_events) -
+			(SELECT COALESCE(MIN(seq), 0) FROM outbox_cursors)`).Scan(&behind)
+		if err != nil || behind <= 0 {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the server's event consumers are still %d events behind after %s", behind, settleMax)
+		}
+		select {
+		case <-time.After(200 * time.Millisecond):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
 // importSpace creates the space and imports the generated tree into it.
 func (sr *sizeRun) importSpace(ctx context.Context, n int) error {
-	c := newAPI(sr.srv.base, sr.token)
+	c := newAPI(sr.srv.Base, sr.token)
 	var orgs struct{ Items []idOnly }
 	if err := c.call(ctx, "GET", "/v1/orgs", "", nil, 200, &orgs); err != nil || len(orgs.Items) == 0 {
 		return fmt.Errorf("organizations: %v", err)
@@ -120,7 +152,7 @@ func (sr *sizeRun) importSpace(ctx context.Context, n int) error {
 		return err
 	}
 	sr.res.importTime = time.Since(start)
-	sr.res.importRSS, err = sr.srv.peakRSS()
+	sr.res.importRSS, err = peakRSS(sr.srv)
 	return err
 }
 
@@ -161,10 +193,10 @@ func (sr *sizeRun) measureRest(ctx context.Context, o options) error {
 		}
 	}
 	var err error
-	if sr.res.servingRSS, err = sr.srv.peakRSS(); err != nil {
+	if sr.res.servingRSS, err = peakRSS(sr.srv); err != nil {
 		return err
 	}
-	sr.srv.stop()
+	sr.srv.Stop()
 	sr.srv = nil
 	sr.res.readP50, sr.res.readP99, err = inProcessReads(ctx, sr.db, sr.token, sr.spaceID, sr.ids, o.reads)
 	return err

@@ -18,7 +18,12 @@ const (
 	readP50Max      = time.Millisecond
 	servingRSSMax   = 200 << 20 // (e)
 	largestForReads = 10000
+	movedGrowthMax  = 1.5 // (f) merge after the space moved, median at the largest size over the smallest
+	movedGitMax     = 3.0 // (g) the same at the largest size over git merge-tree on the same tree
 )
+
+// targetLetters are the targets' letters, in the table's order.
+var targetLetters = []string{"a", "b", "c", "d", "e", "f", "g"}
 
 type report struct {
 	engine  string
@@ -42,6 +47,14 @@ func medianInt(xs []int64) int64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	return s[len(s)/2]
+}
+
+// msOf is the median of ds in milliseconds, or "-" when nothing was measured.
+func msOf(ds []time.Duration) string {
+	if len(ds) == 0 {
+		return "-"
+	}
+	return ms(median(ds))
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.3f", float64(d)/1e6) }
@@ -75,6 +88,7 @@ func (r report) verdicts() []verdictLine {
 		}
 	}
 	out = append(out, imp, read, mem)
+	out = append(out, r.movedVerdicts(small, large)...)
 	for i := range out {
 		out[i].letter = string(rune('a' + i))
 	}
@@ -95,11 +109,11 @@ func (r report) missed(required map[string]bool) []string {
 func (r report) print(w io.Writer) {
 	fmt.Fprintf(w, "docsd content benchmark on %s (%s)\n\n", r.engine, r.elapsed.Round(time.Second))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "pages\timport s\tCR+edit+merge median ms\tmin ms\tmax ms\tbytes/edit\tbytes/merge\tread p50 ms\tread p99 ms\tpeak RSS import MB\tpeak RSS serving MB\t")
+	fmt.Fprintln(tw, "pages\timport s\tCR+edit+merge median ms\tmin ms\tmax ms\tmerge after moved ms\tgit merge-tree ms\tbytes/edit\tbytes/merge\tread p50 ms\tread p99 ms\tpeak RSS import MB\tpeak RSS serving MB\t")
 	for _, res := range r.results {
-		fmt.Fprintf(tw, "%d\t%.2f\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t\n", res.pages, res.importTime.Seconds(),
-			ms(median(res.cycles)), ms(slices.Min(res.cycles)), ms(slices.Max(res.cycles)), medianInt(res.editBytes), medianInt(res.mergeBytes),
-			ms(res.readP50), ms(res.readP99), mb(res.importRSS), mb(res.servingRSS))
+		fmt.Fprintf(tw, "%d\t%.2f\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t\n", res.pages, res.importTime.Seconds(),
+			ms(median(res.cycles)), ms(slices.Min(res.cycles)), ms(slices.Max(res.cycles)), msOf(res.movedMerges), msOf(res.gitMerges),
+			medianInt(res.editBytes), medianInt(res.mergeBytes), ms(res.readP50), ms(res.readP99), mb(res.importRSS), mb(res.servingRSS))
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
@@ -115,4 +129,25 @@ func (r report) print(w io.Writer) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", v.name, v.measured, v.target, verdict)
 	}
 	tw.Flush()
+}
+
+// movedVerdicts are the targets on merges after the space moved: (f) flat in the size of
+// the space, (g) near git merging the same tree.
+func (r report) movedVerdicts(small, large sizeResult) []verdictLine {
+	known := len(large.movedMerges) > 0 && len(small.movedMerges) > 0
+	growth := verdictLine{name: fmt.Sprintf("(f) merge after the space moved, median at %d pages / at %d", large.pages, small.pages),
+		target: fmt.Sprintf("<= %.1fx", movedGrowthMax), known: known && len(r.results) > 1}
+	git := verdictLine{name: fmt.Sprintf("(g) merge after the space moved at %d pages / git merge-tree --write-tree (process included)", large.pages),
+		target: fmt.Sprintf("<= %.1fx", movedGitMax), known: known && len(large.gitMerges) > 0}
+	if growth.known {
+		ratio := float64(median(large.movedMerges)) / float64(median(small.movedMerges))
+		growth.measured = fmt.Sprintf("%.2fx (%s ms / %s ms)", ratio, ms(median(large.movedMerges)), ms(median(small.movedMerges)))
+		growth.ok = ratio <= movedGrowthMax
+	}
+	if git.known {
+		ratio := float64(median(large.movedMerges)) / float64(median(large.gitMerges))
+		git.measured = fmt.Sprintf("%.2fx (%s ms / %s ms)", ratio, ms(median(large.movedMerges)), ms(median(large.gitMerges)))
+		git.ok = ratio <= movedGitMax
+	}
+	return []verdictLine{growth, git}
 }

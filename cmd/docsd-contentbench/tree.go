@@ -1,12 +1,11 @@
 package main
 
 import (
-	"archive/tar"
-	"bytes"
-	"compress/gzip"
 	"fmt"
 	"math/rand/v2"
 	"strings"
+
+	"docsd/internal/gitbookimport"
 )
 
 // sectionSize is how many pages a section holds: its own README and the pages under it.
@@ -40,10 +39,9 @@ func pageText(title string, i int, salt string) string {
 	return b.String()
 }
 
-// markdownTree is a GitBook-style tree of n pages as a gzip-compressed tar archive: a home
-// page, then sections of sectionSize pages (a section's README and the pages nested under
-// it), listed in SUMMARY.md.
-func markdownTree(n int) ([]byte, error) {
+// markdownFiles is a GitBook-style tree of n pages, by path: a home page, then sections of
+// sectionSize pages (a section's README and the pages nested under it), listed in SUMMARY.md.
+func markdownFiles(n int) map[string]string {
 	files := map[string]string{"README.md": pageText("Home", 0, "")}
 	var summary strings.Builder
 	summary.WriteString("# Table of contents\n\n* [Home](README.md)\n")
@@ -60,23 +58,8 @@ func markdownTree(n int) ([]byte, error) {
 		}
 	}
 	files["SUMMARY.md"] = summary.String()
-
-	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(gz)
-	for name, text := range files {
-		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(text)), Typeflag: tar.TypeReg}); err != nil {
-			return nil, err
-		}
-		if _, err := tw.Write([]byte(text)); err != nil {
-			return nil, err
-		}
-	}
-	if err := tw.Close(); err != nil {
-		return nil, err
-	}
-	if err := gz.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return files
 }
+
+// markdownTree is markdownFiles(n) as a gzip-compressed tar archive, as the import takes it.
+func markdownTree(n int) ([]byte, error) { return gitbookimport.TarGz(markdownFiles(n)) }

@@ -31,42 +31,36 @@ func TestDecide(t *testing.T) {
 	}
 }
 
-// An installation token acts for its user, within the spaces it was installed on and up to
-// what its scopes allow.
+// An installation token acts with the role its scopes give, on the spaces it covers only,
+// and has none on collections.
 func TestInstallationLimits(t *testing.T) {
-	read := &auth.Installation{Scopes: []auth.Scope{auth.ScopeSpaceContentRead}, Spaces: []string{"s"}}
-	write := &auth.Installation{Scopes: []auth.Scope{auth.ScopeSpaceContentWrite}, AllSpaces: true}
-	none := &auth.Installation{AllSpaces: true}
+	read := &auth.InstallationGrant{OrgID: "o", Scopes: []string{"space:content:read"}, Spaces: []string{"s"}}
+	write := &auth.InstallationGrant{OrgID: "o", Scopes: []string{"space:content:write"}, AllSpaces: true}
+	none := &auth.InstallationGrant{OrgID: "o", AllSpaces: true}
 	for _, c := range []struct {
-		in    *auth.Installation
-		space string
-		role  auth.Role
-		want  auth.Role
+		in         *auth.InstallationGrant
+		org, space string
+		role       auth.Role
+		want       auth.Role
 	}{
-		{nil, "s", auth.Admin, auth.Admin},
-		{read, "s", auth.Admin, auth.Read},
-		{read, "other", auth.Admin, auth.Guest},
-		{read, "s", auth.Guest, auth.Guest},
-		{write, "any", auth.Admin, auth.Edit},
-		{write, "any", auth.Comment, auth.Comment},
-		{none, "s", auth.Admin, auth.Guest},
+		{nil, "o", "s", auth.Admin, auth.Admin},
+		{read, "o", "s", auth.Guest, auth.Read},
+		{read, "o", "other", auth.Admin, auth.Guest},
+		{write, "o", "any", auth.Guest, auth.Edit},
+		{write, "elsewhere", "any", auth.Admin, auth.Guest},
+		{none, "o", "s", auth.Admin, auth.Guest},
 	} {
-		if got := Limit(auth.Caller{UserID: "u", Installation: c.in}, c.space, c.role); got != c.want {
-			t.Errorf("Limit(%+v, %s, %q) = %q, want %q", c.in, c.space, c.role, got, c.want)
+		if got := Limit(auth.Caller{Installation: c.in}, c.org, c.space, c.role); got != c.want {
+			t.Errorf("Limit(%+v, %s/%s, %q) = %q, want %q", c.in, c.org, c.space, c.role, got, c.want)
 		}
 	}
-	for _, c := range []struct {
-		in   *auth.Installation
-		role auth.Role
-		want auth.Role
-	}{
-		{nil, auth.Admin, auth.Admin}, {read, auth.Admin, auth.Guest}, {write, auth.Admin, auth.Edit}, {write, auth.Read, auth.Read},
-	} {
-		if got := LimitCollection(auth.Caller{UserID: "u", Installation: c.in}, c.role); got != c.want {
-			t.Errorf("LimitCollection(%+v, %q) = %q, want %q", c.in, c.role, got, c.want)
-		}
+	if got := LimitCollection(auth.Caller{Installation: write}, auth.Admin); got != auth.Guest {
+		t.Errorf("an installation's role on a collection: %q", got)
 	}
-	if k := FromAuth(auth.Caller{UserID: "u", Installation: none}).Kind; k != Installation {
+	if got := LimitCollection(auth.Caller{UserID: "u"}, auth.Edit); got != auth.Edit {
+		t.Errorf("a user's role on a collection, limited: %q", got)
+	}
+	if k := FromAuth(auth.Caller{Installation: none}).Kind; k != Installation {
 		t.Errorf("an installation's caller is of kind %v", k)
 	}
 }

@@ -10,12 +10,12 @@ const (
 	User                     // an API token of a user: member, guest or outsider of an organization
 	ShareLink                // a reader holding a site's share link
 	SiteVisitor              // a visitor of a published site authenticated by a signed JWT
-	Installation             // an installation token of an integration (auth.Installation limits it)
+	Installation             // an installation token of an integration (auth.InstallationGrant)
 )
 
-// Caller is who a decision is made for. Users carry their auth.Caller (which holds an
-// installation's limits when the token is an installation's); share-link readers and site
-// visitors carry the site they came through and what admits them.
+// Caller is who a decision is made for. Users and installation tokens carry their
+// auth.Caller (which holds the installation's grant for an installation token); share-link
+// readers and site visitors carry the site they came through and what admits them.
 type Caller struct {
 	Kind Kind
 	User auth.Caller

@@ -63,39 +63,23 @@ func SiteRole(orgRole auth.Role) auth.Role {
 	return auth.Read
 }
 
-// Limit applies a caller's installation limits to the role their user holds on a space: an
-// installation not installed on the space has no access to it, and its scopes cap the rest.
-func Limit(c auth.Caller, spaceID string, r auth.Role) auth.Role {
-	in := c.Installation
-	if in == nil {
-		return r
-	}
-	if !in.ReachesSpace(spaceID) {
-		return auth.Guest
-	}
-	return capped(r, in.SpaceCeiling())
-}
-
-// capped is the weaker of a role and a ceiling.
-func capped(r, ceil auth.Role) auth.Role {
-	if ceil == auth.Guest || r.AtLeast(ceil) {
-		return ceil
+// Limit is the role a caller acts with on a space of orgID, given the role their user holds
+// there: an integration installation's token (auth.InstallationGrant) acts for no user, with
+// the role its scopes give on the spaces it covers, and none elsewhere.
+func Limit(c auth.Caller, orgID, spaceID string, r auth.Role) auth.Role {
+	if c.Installation != nil {
+		return c.Installation.SpaceRole(orgID, spaceID)
 	}
 	return r
 }
 
-// LimitCollection applies a caller's installation limits to their role on a collection (or
-// at the top level of the tree): only an installation covering every space reaches
-// collections, and its scopes cap the role there too.
+// LimitCollection is Limit for collections and the top level of the tree, where an
+// installation's token has no role.
 func LimitCollection(c auth.Caller, r auth.Role) auth.Role {
-	in := c.Installation
-	if in == nil {
-		return r
-	}
-	if !in.AllSpaces {
+	if c.Installation != nil {
 		return auth.Guest
 	}
-	return capped(r, in.SpaceCeiling())
+	return r
 }
 
 // RequireSite decides an action on an organization's sites for a caller with orgRole there

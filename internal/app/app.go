@@ -8,12 +8,15 @@ import (
 	"docsd/internal/changereq"
 	"docsd/internal/comment"
 	"docsd/internal/content"
+	"docsd/internal/docxconv"
 	"docsd/internal/embed"
 	"docsd/internal/fetch"
 	"docsd/internal/gitfetch"
 	"docsd/internal/gitimport"
 	"docsd/internal/gitsync"
 	"docsd/internal/importrun"
+	"docsd/internal/integration"
+	"docsd/internal/integration/delivery"
 	"docsd/internal/pdfexport"
 	"encoding/json"
 	"errors"
@@ -37,6 +40,7 @@ import (
 	"docsd/internal/outbox"
 	"docsd/internal/paging"
 	"docsd/internal/ratelimit"
+	"docsd/internal/seal"
 	"docsd/internal/search"
 	"docsd/internal/site"
 	"docsd/internal/sitehttp"
@@ -70,6 +74,9 @@ type App struct {
 	Comments       *comment.Service
 	PDF            *pdfexport.Service
 	Sites          *site.Service
+	Integrations   *integration.Service
+	Deliveries     *delivery.Deliverer // sends integration events; knows the base URL once listening
+	SiteViews      *integration.Views  // samples published pages served into site_view events
 	Search         *search.Service
 	Blobs          blob.Store
 	Cursors        *paging.Codec
@@ -150,6 +157,7 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	}, jobs.MaxAttempts(5), jobs.Backoff(time.Second, time.Minute),
 		jobs.OnFail(func(ctx context.Context, payload []byte, err error) { a.Imports.OnJobFailed(ctx, payload, err) }))
 	a.GitImport.Runs = a.Imports
+	a.Imports.Docx = docxconv.Converter{Program: cfg.DocxProgram()}
 	pdfKey, err := db.Setting(ctx, "pdf_link_key", ids.Secret)
 	if err != nil {
 		db.Close()
@@ -176,6 +184,26 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		_, err := a.Outbox.Prune(ctx, cfg.OutboxRetention)
 		return err
 	})
+	// Integrations: the registry, installations and the delivery of their events.
+	secretsKey, err := integrationSecretsKey(cfg)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("integration secrets key: %w", err)
+	}
+	outbound := fetch.FromConfig(cfg)
+	outbound.Timeout, outbound.WaitTimeout, outbound.MaxRedirects = 15*time.Second, 10*time.Second, -1
+	deliveryClient := fetch.New(outbound)
+	a.Integrations = integration.NewService(store.Integrations{DB: db}, a.Orgs, a.Spaces, a.Sites,
+		seal.New("docsd-integration-secrets", secretsKey), deliveryClient, a.Clock)
+	a.Deliveries = &delivery.Deliverer{Integrations: a.Integrations, Orgs: a.Orgs, Client: deliveryClient, Clock: a.Clock}
+	a.Deliveries.Register(a.Jobs)
+	a.SiteViews = a.Integrations.NewViews(siteViewPeriod)
+	a.Jobs.Every(integration.PruneJob, time.Hour, a.Integrations.PruneEvents)
+	if err := a.Outbox.Register(ctx, integration.Consumer, a.Integrations.HandleEvents); err != nil {
+		db.Close()
+		return nil, err
+	}
+
 	var counts ratelimit.Store
 	if db.Engine == store.Postgres {
 		counts = store.RateWindows{DB: db}
@@ -193,14 +221,16 @@ func (a *App) Listen() error {
 	}
 	a.listener = ln
 	a.BaseURL = a.Config.BaseURLFor(ln.Addr().String())
+	a.Deliveries.BaseURL = a.BaseURL
 	deps := httpapi.Deps{
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, BodyMemoryBytes: a.Config.BodyMemoryBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
 		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, GitSync: a.GitSync, Embeds: a.Embeds, Imports: a.Imports, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
-		PDF: a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
+		Integrations: a.Integrations,
+		PDF:          a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
 		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
-			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}},
+			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}, Views: a.SiteViews},
 	}
 	deps.Collectors = a.metricCollectors()
 	deps.Generation = a.DB.Generation
@@ -233,6 +263,7 @@ func (a *App) Serve(ctx context.Context) error {
 	a.Jobs.Start(ctx)
 	a.Outbox.Start(ctx)
 	defer a.Outbox.Stop()
+	go a.SiteViews.Run(ctx)
 	listenCtx, stopListening := context.WithCancel(ctx)
 	defer stopListening()
 	go a.DB.ListenEvents(listenCtx, a.Outbox.Wake)
@@ -259,6 +290,9 @@ func (a *App) Serve(ctx context.Context) error {
 	}
 	return err
 }
+
+// siteViewPeriod is how often, at most, a view of one site becomes site_view events.
+const siteViewPeriod = 10 * time.Second
 
 // outboxPruneJob is the periodic job that deletes events older than the retention period.
 const outboxPruneJob = "outbox.prune"

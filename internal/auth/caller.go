@@ -9,9 +9,8 @@ import (
 type Caller struct {
 	UserID  string
 	TokenID string
-	// Installation is set when the token is an integration installation's: it limits what
-	// the user's role allows (see internal/access).
-	Installation *Installation
+	// Installation is set, and UserID empty, for an integration installation's token.
+	Installation *InstallationGrant
 	// check is set while a read is served before its token was read (see TokenCheck).
 	check *TokenCheck
 }

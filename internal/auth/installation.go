@@ -1,51 +1,70 @@
 package auth
 
-import "slices"
+import (
+	"strings"
 
-// Installation limits a caller acting through an integration installation's token: the
-// scopes the integration was granted, and the spaces and sites it was installed on. The
-// access component (internal/access) applies the limits to every decision, on top of the
-// role of the user the token acts for.
-type Installation struct {
-	ID     string
-	Scopes []Scope
-	// AllSpaces and AllSites are true when the installation covers the whole organization;
-	// otherwise Spaces and Sites list what it was installed on.
-	AllSpaces, AllSites bool
-	Spaces, Sites       []string
-}
-
-// Scope is a permission an integration asks for, as the public API names them.
-type Scope string
-
-const (
-	ScopeSpaceContentRead  Scope = "space:content:read"
-	ScopeSpaceContentWrite Scope = "space:content:write"
-	ScopeSpaceMetadataRead Scope = "space:metadata:read"
-	ScopeSpaceViewsRead    Scope = "space:views:read"
-	ScopeSiteMetadataRead  Scope = "site:metadata:read"
-	ScopeSiteMetadataWrite Scope = "site:metadata:write"
+	"docsd/internal/ids"
 )
 
-// Has reports whether the installation was granted scope.
-func (i *Installation) Has(s Scope) bool { return slices.Contains(i.Scopes, s) }
+// InstallationTokenPrefix marks installation tokens (createIntegrationInstallationToken), which
+// are short-lived and act for one integration installation, not for a user.
+const InstallationTokenPrefix = "dsdi_"
 
-// ReachesSpace reports whether the installation covers the space.
-func (i *Installation) ReachesSpace(id string) bool {
-	return i.AllSpaces || slices.Contains(i.Spaces, id)
+// NewInstallationToken returns a fresh installation token. Only its hash is stored.
+func NewInstallationToken() string { return InstallationTokenPrefix + ids.Secret() }
+
+// IsInstallationToken tells an installation token from a user's API token.
+func IsInstallationToken(tok string) bool { return strings.HasPrefix(tok, InstallationTokenPrefix) }
+
+// InstallationGrant is what an installation token may do: the installation's scopes, on the
+// spaces and sites it covers, in its organization.
+type InstallationGrant struct {
+	ID          string // the installation
+	Integration string
+	OrgID       string
+	Scopes      []string
+	Spaces      []string // spaces it is installed on
+	Sites       []string // sites it is installed on
+	AllSpaces   bool     // every space of OrgID (space_selection all)
+	AllSites    bool     // every site of OrgID (site_selection all)
 }
 
-// ReachesSite reports whether the installation covers the site.
-func (i *Installation) ReachesSite(id string) bool { return i.AllSites || slices.Contains(i.Sites, id) }
+// Has reports whether the installation holds scope.
+func (g *InstallationGrant) Has(scope string) bool {
+	for _, s := range g.Scopes {
+		if s == scope {
+			return true
+		}
+	}
+	return false
+}
 
-// SpaceCeiling is the strongest role the installation's scopes allow on a space it covers:
-// content writes need space:content:write, reads need a read scope; nothing else reaches
-// above edit, since installations never administer.
-func (i *Installation) SpaceCeiling() Role {
+// CoversSpace reports whether the installation covers a space of orgID.
+func (g *InstallationGrant) CoversSpace(orgID, spaceID string) bool {
+	if g == nil || g.OrgID != orgID {
+		return false
+	}
+	if g.AllSpaces {
+		return true
+	}
+	for _, id := range g.Spaces {
+		if id == spaceID {
+			return true
+		}
+	}
+	return false
+}
+
+// SpaceRole is the role an installation token acts with on a space of orgID: edit with
+// space:content:write, read with space:content:read or space:metadata:read, on the spaces
+// the installation covers; none (a guest, who sees nothing) elsewhere.
+func (g *InstallationGrant) SpaceRole(orgID, spaceID string) Role {
 	switch {
-	case i.Has(ScopeSpaceContentWrite):
+	case !g.CoversSpace(orgID, spaceID):
+		return Guest
+	case g.Has("space:content:write"):
 		return Edit
-	case i.Has(ScopeSpaceContentRead), i.Has(ScopeSpaceMetadataRead):
+	case g.Has("space:content:read"), g.Has("space:metadata:read"):
 		return Read
 	}
 	return Guest

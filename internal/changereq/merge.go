@@ -48,6 +48,9 @@ func (s *Service) merge3(ctx context.Context, baseID, oursID, theirsID string) (
 	case oursID:
 		return s.content.Delta(ctx, baseID, theirsID)
 	}
+	// Otherwise the trees hold only what either side changed and its neighbourhood (see
+	// content.MergeTrees): the merge, and the changes taken from it, cost the size of the
+	// changes too.
 	trees, err := s.content.MergeTrees(ctx, baseID, oursID, theirsID)
 	if err != nil {
 		return content.Changes{}, err

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -49,12 +50,7 @@ func Start(ctx context.Context, o Options) (*Child, error) {
 		args = append(args, "-database-url", o.DatabaseURL)
 	}
 	cmd := exec.Command(o.Bin, args...)
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "DOCSD_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, o.Env...)
+	cmd.Env = Environ(o.Env...)
 	cmd.Stderr = logFile
 	// The kernel kills the child if the parent dies, so no server outlives a run.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
@@ -99,6 +95,42 @@ func Start(ctx context.Context, o Options) (*Child, error) {
 		c.Kill()
 		return nil, ctx.Err()
 	}
+}
+
+// Environ is this process's environment without its DOCSD_* settings, then extra: what a
+// docsd command run by a test program sees, so that it runs with the settings the program
+// chose whatever the shell holds.
+func Environ(extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "DOCSD_") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, extra...)
+}
+
+// Memory reads the child's peak (VmHWM) and current (VmRSS) resident set sizes, in bytes.
+func (c *Child) Memory() (peak, now int64, err error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.PID))
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		for key, dst := range map[string]*int64{"VmHWM:": &peak, "VmRSS:": &now} {
+			if v, ok := strings.CutPrefix(line, key); ok {
+				kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+				if err != nil {
+					return 0, 0, err
+				}
+				*dst = kb << 10
+			}
+		}
+	}
+	if peak == 0 {
+		return 0, 0, fmt.Errorf("no VmHWM in /proc/%d/status", c.PID)
+	}
+	return peak, now, nil
 }
 
 // Kill ends the child with SIGKILL, as a crash or an out-of-memory kill would, and waits

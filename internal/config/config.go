@@ -55,6 +55,15 @@ type Config struct {
 	SQLiteSynchronous string
 	// OutboxRetention is how long events are kept in the outbox before they are pruned.
 	OutboxRetention time.Duration
+
+	// Pandoc is the program .docx imports are converted with: a name looked up on PATH or a
+	// path; "off" refuses .docx imports. When it is not installed they are refused too.
+	Pandoc string
+
+	// IntegrationSecretsKey encrypts integrations' secrets at rest (at least 32 characters).
+	// Empty: a key is made once and kept in DataDir/integration-secrets.key; processes sharing
+	// a PostgreSQL database must then be given the same key.
+	IntegrationSecretsKey string
 }
 
 // Defaults are the values used when neither a flag nor the environment sets one.
@@ -82,6 +91,8 @@ func Defaults() Config {
 
 		SQLiteSynchronous: "full",
 		OutboxRetention:   7 * 24 * time.Hour,
+
+		Pandoc: "pandoc",
 	}
 }
 
@@ -131,7 +142,10 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	f.int64Var(&c.RateLimitAddress, "rate-limit-address", "DOCSD_RATE_LIMIT_ADDRESS", "requests a minute per client address; 0 for no limit (DOCSD_RATE_LIMIT_ADDRESS)")
 	f.int64Var(&c.RateLimitExpensive, "rate-limit-expensive", "DOCSD_RATE_LIMIT_EXPENSIVE", "requests a minute per token (or address) on imports, PDF, search and exports; 0 for no limit (DOCSD_RATE_LIMIT_EXPENSIVE)")
 	f.durationVar(&c.OutboxRetention, "outbox-retention", "DOCSD_OUTBOX_RETENTION", "how long events stay in the outbox before they are pruned, as a Go duration such as 168h (DOCSD_OUTBOX_RETENTION)")
+	fs.StringVar(&c.IntegrationSecretsKey, "integration-secrets-key", env("DOCSD_INTEGRATION_SECRETS_KEY", ""), "key that encrypts integrations' secrets at rest, 32 characters or more; default one kept in the data directory (DOCSD_INTEGRATION_SECRETS_KEY)")
 	f.addBlobFlags(env)
+
+	fs.StringVar(&c.Pandoc, "pandoc", env("DOCSD_PANDOC", c.Pandoc), "pandoc program that converts .docx imports, by name on PATH or path; off refuses .docx imports (DOCSD_PANDOC)")
 	return f
 }
 
@@ -319,10 +333,24 @@ func (c *Config) finish() error {
 	default:
 		return fmt.Errorf("sqlite-synchronous: want off, normal, full or extra, got %q", c.SQLiteSynchronous)
 	}
+	if strings.TrimSpace(c.Pandoc) == "" || strings.ContainsRune(c.Pandoc, 0) {
+		return fmt.Errorf("pandoc: want a program name, a path, or off (got %q)", c.Pandoc)
+	}
 	if c.BodyMemoryBytes < 1<<20 {
 		return fmt.Errorf("body-memory-bytes must be at least 1048576 (got %d)", c.BodyMemoryBytes)
 	}
+	if k := c.IntegrationSecretsKey; k != "" && len(k) < 32 {
+		return fmt.Errorf("integration-secrets-key: want 32 characters or more, got %d", len(k))
+	}
 	return nil
+}
+
+// DocxProgram is the pandoc program .docx imports use, "" when they are turned off.
+func (c Config) DocxProgram() string {
+	if strings.EqualFold(c.Pandoc, "off") {
+		return ""
+	}
+	return c.Pandoc
 }
 
 // BaseURLFor returns the base URL, derived from the address actually listened on when none
@@ -355,6 +383,14 @@ func (c Config) Redacted() map[string]any {
 		"fetchAllowPrivate": c.FetchAllowPrivate, "maxBodyBytes": c.MaxBodyBytes, "bodyMemoryBytes": c.BodyMemoryBytes, "logLevel": c.LogLevel.String(),
 		"cpuProfile": c.CPUProfile, "importSyncPages": c.ImportSyncPages, "sqliteSynchronous": c.SQLiteSynchronous, "outboxRetention": c.OutboxRetention.String(),
 		"rateLimitToken": c.RateLimitToken, "rateLimitAddress": c.RateLimitAddress, "rateLimitExpensive": c.RateLimitExpensive,
-		"blobS3": c.BlobS3.redacted(),
+		"blobS3": c.BlobS3.redacted(), "pandoc": c.Pandoc, "integrationSecretsKey": redactedIfSet(c.IntegrationSecretsKey),
 	}
+}
+
+// redactedIfSet shows whether a secret is set, never its value.
+func redactedIfSet(secret string) string {
+	if secret == "" {
+		return ""
+	}
+	return "REDACTED"
 }

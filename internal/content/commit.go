@@ -180,6 +180,11 @@ func (s *Service) Commit(ctx context.Context, tx Tx, baseID string, ch Changes, 
 	if err := tx.InsertRevision(ctx, rev); err != nil {
 		return Revision{}, st, err
 	}
+	// The documents the commit brought in stay readable by id as in this revision
+	// (DocumentByID), whatever later revisions do with them.
+	if err := tx.RecordDocuments(ctx, m.SpaceID, rev.ID, texts); err != nil {
+		return Revision{}, st, err
+	}
 	// The new revision is kept as its changes over the base (see View) and derived into a
 	// snapshot when something first reads it whole: a change request's revision often never
 	// is (a merge takes its delta), and deriving copies maps the size of the space. If tx

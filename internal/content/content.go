@@ -97,6 +97,12 @@ type Tx interface {
 	Markdown(ctx context.Context, hashes []string) (map[string]string, error)
 	// PutMarkdown stores texts that are not stored yet and returns how many bytes it wrote.
 	PutMarkdown(ctx context.Context, texts map[string]string) (int64, error)
+	// RecordDocuments records that a revision of the space brought in documents (markdown
+	// hashes, the keys of documents), unless an earlier revision of the space did.
+	RecordDocuments(ctx context.Context, spaceID, revisionID string, documents map[string]string) error
+	// DocumentRevision returns the first revision of the space that had the document, or
+	// ErrNotFound.
+	DocumentRevision(ctx context.Context, spaceID, document string) (string, error)
 	// MoveHead sets the space's head to to if it is still from; ok is false when it is not
 	// (someone else moved it first) or when the space does not exist.
 	MoveHead(ctx context.Context, spaceID, from, to string) (ok bool, err error)

@@ -65,6 +65,18 @@ func randomChange(r *rand.Rand, t *contenttree.Tree) Changes {
 	return ch
 }
 
+// withChanges returns a copy of t with ch's page changes applied, valid or not.
+func withChanges(t *contenttree.Tree, ch Changes) *contenttree.Tree {
+	next := t.Clone()
+	for _, id := range ch.RemovePages {
+		delete(next.Pages, id)
+	}
+	for _, p := range ch.UpsertPages {
+		next.Pages[p.ID] = p
+	}
+	return next
+}
+
 // TestCommitIndexMatchesAFullIndex checks that the validity a commit checks on the changed
 // pages' neighbourhood, and the children lists, paths and tree it derives from its base's,
 // agree with those computed from the whole new tree.
@@ -78,13 +90,7 @@ func TestCommitIndexMatchesAFullIndex(t *testing.T) {
 		}
 		base.index()
 		ch := randomChange(r, base.Tree)
-		next := &contenttree.Tree{Pages: maps.Clone(base.Tree.Pages), Files: map[string]contenttree.File{}}
-		for _, id := range ch.RemovePages {
-			delete(next.Pages, id)
-		}
-		for _, p := range ch.UpsertPages {
-			next.Pages[p.ID] = p
-		}
+		next := withChanges(base.Tree, ch)
 		changed := changedPages(ch)
 		near, children := neighbourhood(&View{snap: base}, ch, changed)
 		problems := near.CheckPages(changed, func(id string) []string { return children[id] })
@@ -138,13 +144,7 @@ func TestViewChainsDeriveTheirTree(t *testing.T) {
 			if len(near.CheckPages(changed, func(id string) []string { return children[id] })) > 0 {
 				continue
 			}
-			next := &contenttree.Tree{Pages: maps.Clone(cur.Pages), Files: map[string]contenttree.File{}}
-			for _, id := range ch.RemovePages {
-				delete(next.Pages, id)
-			}
-			for _, p := range ch.UpsertPages {
-				next.Pages[p.ID] = p
-			}
+			next := withChanges(cur, ch)
 			if err := next.Validate(); err != nil {
 				t.Fatalf("round %d level %d: the neighbourhood check passed a tree with problems: %v", round, level, err)
 			}

@@ -46,9 +46,10 @@ func (s *Service) Import(ctx context.Context, c auth.Caller, spaceID string, res
 	return s.importTree(ctx, c, spaceID, res, blobs, false, nil)
 }
 
-// ImportAlso is Import with also run inside the commit's transaction, after it: what also
-// writes commits or vanishes with the content, and an error from it writes nothing.
-func (s *Service) ImportAlso(ctx context.Context, c auth.Caller, spaceID string, res *gitbookimport.Result, blobs blob.Store, also func(context.Context, Tx, Revision) error) (Revision, Stats, error) {
+// ImportAlso is Import with also run inside the commit's transaction, after it, with the
+// revision and the tree it holds: what also writes commits or vanishes with the content, and
+// an error from it writes nothing.
+func (s *Service) ImportAlso(ctx context.Context, c auth.Caller, spaceID string, res *gitbookimport.Result, blobs blob.Store, also AfterImport) (Revision, Stats, error) {
 	return s.importTree(ctx, c, spaceID, res, blobs, false, also)
 }
 
@@ -58,7 +59,11 @@ func (s *Service) ImportIntoEmpty(ctx context.Context, c auth.Caller, spaceID st
 	return s.importTree(ctx, c, spaceID, res, blobs, true, nil)
 }
 
-func (s *Service) importTree(ctx context.Context, c auth.Caller, spaceID string, res *gitbookimport.Result, blobs blob.Store, onlyIntoEmpty bool, also func(context.Context, Tx, Revision) error) (Revision, Stats, error) {
+// AfterImport runs inside an import's transaction, after its commit, with the new revision and
+// its tree.
+type AfterImport func(ctx context.Context, tx Tx, rev Revision, tree *contenttree.Tree) error
+
+func (s *Service) importTree(ctx context.Context, c auth.Caller, spaceID string, res *gitbookimport.Result, blobs blob.Store, onlyIntoEmpty bool, also AfterImport) (Revision, Stats, error) {
 	v, err := s.CanEdit(ctx, c, spaceID)
 	if err != nil {
 		return Revision{}, Stats{}, err
@@ -94,7 +99,7 @@ func storeFiles(ctx context.Context, res *gitbookimport.Result, blobs blob.Store
 
 // replaceHead commits the tree that build makes from the current head at now, and moves the
 // head.
-func (s *Service) replaceHead(ctx context.Context, c auth.Caller, v space.View, git *GitCommit, build func(head *Snapshot, now time.Time) (*contenttree.Tree, error), also func(context.Context, Tx, Revision) error) (Revision, Stats, error) {
+func (s *Service) replaceHead(ctx context.Context, c auth.Caller, v space.View, git *GitCommit, build func(head *Snapshot, now time.Time) (*contenttree.Tree, error), also AfterImport) (Revision, Stats, error) {
 	now := s.clock.Now()
 	var rev Revision
 	var st Stats
@@ -115,7 +120,7 @@ func (s *Service) replaceHead(ctx context.Context, c auth.Caller, v space.View, 
 			return err
 		}
 		if also != nil {
-			return also(ctx, tx, rev)
+			return also(ctx, tx, rev, tree)
 		}
 		return nil
 	})

@@ -81,24 +81,20 @@ func (snap *Snapshot) ReusableDocumentID(id string) string {
 	return snap.markdownHashes[reusableKey(id)]
 }
 
-// PageDocumentID is the id of a page's document, as ReusableDocumentID.
+// PageDocumentID is the id of a page's document, as ReusableDocumentID; "" when the page is
+// empty, as the API leaves an empty page's documentId out.
 func (snap *Snapshot) PageDocumentID(pageID string) string {
 	if _, reusable := reusableID(pageID); reusable {
 		return ""
 	}
-	return snap.markdownHashes[pageID]
+	if h := snap.markdownHashes[pageID]; h != emptyDocument {
+		return h
+	}
+	return ""
 }
 
-// Document returns the markdown of the document with id documentID, if a page or a reusable
-// content of the snapshot has it: a document is readable by who can read content that holds it.
-func (s *Service) Document(ctx context.Context, snap *Snapshot, documentID string) (string, error) {
-	for _, h := range snap.markdownHashes {
-		if h == documentID {
-			return s.markdownText(ctx, s.store.Read(), h)
-		}
-	}
-	return "", apperr.NotFoundf("document %s not found in the space's content", documentID)
-}
+// emptyDocument is the id of the empty markdown text.
+var emptyDocument = digest(nil)
 
 // ReusableByPath returns the id of the reusable content an include names ("" when none):
 // the one whose file, as imported or as its title would be written, has the include's file

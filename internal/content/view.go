@@ -47,6 +47,48 @@ func (v *View) Page(id string) (contenttree.Page, bool) {
 	return p, ok
 }
 
+// file returns a file of the view.
+func (v *View) file(id string) (contenttree.File, bool) {
+	return throughLevels(v, id, func(ps *pendingSnapshot) (map[string]string, []contenttree.File) {
+		return ps.fileChanges, ps.changes.UpsertFiles
+	}, func(f contenttree.File) bool { return f.ID == id }, func(s *Snapshot) (contenttree.File, bool) {
+		f, ok := s.Tree.Files[id]
+		return f, ok
+	})
+}
+
+// reusable returns a reusable content of the view, without its markdown.
+func (v *View) reusable(id string) (contenttree.ReusableContent, bool) {
+	return throughLevels(v, reusableKey(id), func(ps *pendingSnapshot) (map[string]string, []contenttree.ReusableContent) {
+		return ps.pageChanges, ps.changes.UpsertReusable
+	}, func(r contenttree.ReusableContent) bool { return r.ID == id }, func(s *Snapshot) (contenttree.ReusableContent, bool) {
+		r, ok := s.Tree.ReusableContents[id]
+		return r, ok
+	})
+}
+
+// throughLevels looks a value up through the view's pending levels: the first level whose
+// hashes name key decides, with the upsert that is (matches) it, or its removal when the hash
+// is ""; a key no level names is final's, the derived snapshot's.
+func throughLevels[T any](v *View, key string, level func(*pendingSnapshot) (map[string]string, []T), matches func(T) bool,
+	final func(*Snapshot) (T, bool)) (T, bool) {
+	for ; v.snap == nil; v = v.base {
+		hashes, upserts := level(v.ps)
+		if h, ok := hashes[key]; ok {
+			if h != "" {
+				for _, x := range upserts {
+					if matches(x) {
+						return x, true
+					}
+				}
+			}
+			var none T
+			return none, false
+		}
+	}
+	return final(v.snap)
+}
+
 // Children returns the ids of the pages under parentID ("" for the top level), in order.
 func (v *View) Children(parentID string) []string { return v.childMap()[parentID] }
 

@@ -1,11 +1,10 @@
 package crashtest
 
 import (
-	"archive/tar"
-	"bytes"
-	"compress/gzip"
 	"fmt"
 	"strings"
+
+	"docsd/internal/gitbookimport"
 )
 
 // archive is a GitBook-style markdown tree of n pages as a gzip-compressed tar: a home page
@@ -20,22 +19,5 @@ func archive(marker string, n int) ([]byte, error) {
 		fmt.Fprintf(&summary, "* [Page %d](%s)\n", i, name)
 	}
 	files["SUMMARY.md"] = summary.String()
-	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(gz)
-	for name, text := range files {
-		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(text)), Typeflag: tar.TypeReg}); err != nil {
-			return nil, err
-		}
-		if _, err := tw.Write([]byte(text)); err != nil {
-			return nil, err
-		}
-	}
-	if err := tw.Close(); err != nil {
-		return nil, err
-	}
-	if err := gz.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return gitbookimport.TarGz(files)
 }

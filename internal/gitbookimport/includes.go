@@ -2,6 +2,7 @@ package gitbookimport
 
 import (
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"path"
 	"regexp"
@@ -79,12 +80,22 @@ func (im *importer) readIncludes() {
 // warnUnknownTags warns about block tags docsd does not read: their content is kept, their
 // lines are not shown.
 func (im *importer) warnUnknownTags(p, md string) {
+	if w := UnknownTagsWarning(p, md); w != "" {
+		im.warnf("%s", w)
+	}
+}
+
+// UnknownTagsWarning is the warning an import gives for the block tags of md (read from the
+// file p) that docsd does not read, or "" when it has none: each importer of markdown
+// (trees, single files) says it the same way.
+func UnknownTagsWarning(p, md string) string {
 	if !strings.Contains(md, "{%") {
-		return
+		return ""
 	}
 	if names := markdoc.UnknownTags(md); len(names) > 0 {
-		im.warnf("%s: unknown block tag(s) %s: their content was kept and the tags are not shown", p, strings.Join(names, ", "))
+		return fmt.Sprintf("%s: unknown block tag(s) %s: their content was kept and the tags are not shown", p, strings.Join(names, ", "))
 	}
+	return ""
 }
 
 // includeArg matches the path of an include tag as written, for rewriting.

@@ -21,6 +21,7 @@ import (
 	"docsd/internal/auth"
 	"docsd/internal/blob"
 	"docsd/internal/content"
+	"docsd/internal/contenttree"
 	"docsd/internal/fetch"
 	"docsd/internal/gitbookimport"
 	"docsd/internal/gitfetch"
@@ -48,7 +49,7 @@ type Enqueuer interface {
 type Runs interface {
 	Track(ctx context.Context, c auth.Caller, orgID, spaceID, source string) (importrun.Run, error)
 	Begin(ctx context.Context, runID string) (bool, error)
-	CompleteIn(ctx context.Context, tx content.Tx, runID, revision string) error
+	CompleteIn(ctx context.Context, tx content.Tx, runID, revision string, tree *contenttree.Tree, warnings []string) error
 	Fail(ctx context.Context, runID string, err error)
 }
 
@@ -149,14 +150,46 @@ func (s *Service) Import(ctx context.Context, c auth.Caller, spaceID string, req
 	}
 	recordCommit(res, got, req)
 	if len(res.Pages) <= s.syncPages {
-		rev, _, err := s.content.Import(ctx, c, spaceID, res, s.blobs)
-		return Outcome{Revision: rev.ID, Pages: len(res.Pages)}, err
+		rev, run, err := s.Commit(ctx, c, spaceID, importrun.SourceGit, res)
+		return Outcome{Revision: rev.ID, Pages: len(res.Pages), Run: run}, err
 	}
 	run, err := s.Queue(ctx, c, spaceID, importrun.SourceGit, fsys, res)
 	if err != nil {
 		return Outcome{}, err
 	}
 	return Outcome{Queued: true, Pages: len(res.Pages), Run: run}, nil
+}
+
+// Commit imports a tree within the request, as the space's content, followed by an import
+// run of the given source that completes in the same transaction: what the import made and
+// warned of is read as for any run. A failed import ends its run as failed. Without runs, it
+// is a plain import.
+func (s *Service) Commit(ctx context.Context, c auth.Caller, spaceID, source string, res *gitbookimport.Result) (content.Revision, importrun.Run, error) {
+	if s.Runs == nil {
+		rev, _, err := s.content.Import(ctx, c, spaceID, res, s.blobs)
+		return rev, importrun.Run{}, err
+	}
+	v, err := s.content.CanEdit(ctx, c, spaceID)
+	if err != nil {
+		return content.Revision{}, importrun.Run{}, err
+	}
+	run, err := s.Runs.Track(ctx, c, v.OrganizationID, spaceID, source)
+	if err != nil {
+		return content.Revision{}, run, err
+	}
+	if _, err := s.Runs.Begin(ctx, run.ID); err != nil {
+		return content.Revision{}, run, err
+	}
+	rev, _, err := s.content.ImportAlso(ctx, c, spaceID, res, s.blobs, func(ctx context.Context, tx content.Tx, rev content.Revision, tree *contenttree.Tree) error {
+		return s.Runs.CompleteIn(ctx, tx, run.ID, rev.ID, tree, res.Warnings)
+	})
+	if errors.Is(err, importrun.ErrRunEnded) {
+		err = apperr.Conflictf("import run %s was cancelled before the import was committed; nothing was written", run.ID)
+	}
+	if err != nil {
+		s.Runs.Fail(ctx, run.ID, err)
+	}
+	return rev, run, err
 }
 
 // Queue stores a tree as an archive in the blob store and enqueues the job that imports it
@@ -253,12 +286,12 @@ func (s *Service) HandleJob(ctx context.Context, raw json.RawMessage) error {
 			return nil // cancelled before it started, or done by an earlier attempt
 		}
 	}
-	var also func(context.Context, content.Tx, content.Revision) error
+	var also content.AfterImport
 	if p.Run != "" && s.Runs != nil {
-		// The run completes with the content, in one transaction; a run cancelled meanwhile
-		// stops the commit.
-		also = func(ctx context.Context, tx content.Tx, rev content.Revision) error {
-			return s.Runs.CompleteIn(ctx, tx, p.Run, rev.ID)
+		// The run completes with the content, in one transaction, listing the pages it made
+		// and what the import warned of; a run cancelled meanwhile stops the commit.
+		also = func(ctx context.Context, tx content.Tx, rev content.Revision, tree *contenttree.Tree) error {
+			return s.Runs.CompleteIn(ctx, tx, p.Run, rev.ID, tree, res.Warnings)
 		}
 	}
 	_, _, err = s.content.ImportAlso(ctx, auth.Caller{UserID: p.User}, p.Space, res, s.blobs, also)

@@ -24,6 +24,7 @@ import (
 	"docsd/internal/gitbookexport"
 	"docsd/internal/gitfetch"
 	"docsd/internal/ids"
+	"docsd/internal/seal"
 )
 
 // JobKind is the job that pushes an export.
@@ -94,13 +95,13 @@ type Service struct {
 	store   Store
 	jobs    Enqueuer
 	fetch   fetch.Options
-	sealer  sealer
+	sealer  seal.Sealer
 	clock   clock.Clock
 }
 
 // NewService returns the service; secret keys the sealing of URLs.
 func NewService(cs *content.Service, blobs blob.Store, st Store, q Enqueuer, fo fetch.Options, secret string, clk clock.Clock) *Service {
-	return &Service{content: cs, blobs: blobs, store: st, jobs: q, fetch: fo, sealer: newSealer(secret), clock: clk}
+	return &Service{content: cs, blobs: blobs, store: st, jobs: q, fetch: fo, sealer: seal.New("docsd-git-export", secret), clock: clk}
 }
 
 // Request is an export as asked.
@@ -165,7 +166,7 @@ func (s *Service) Start(ctx context.Context, c auth.Caller, spaceID string, req 
 		return Export{}, err
 	}
 	now := s.clock.Now()
-	e := Export{ID: ids.New(), SpaceID: spaceID, UserID: c.UserID, URL: Redact(req.URL), Sealed: s.sealer.seal(req.URL),
+	e := Export{ID: ids.New(), SpaceID: spaceID, UserID: c.UserID, URL: Redact(req.URL), Sealed: s.sealer.Seal(req.URL),
 		Ref: req.Ref, Message: req.Message, ProjectDirectory: req.ProjectDirectory, TreeURL: req.TreeURL,
 		Provider: req.Provider, Status: Pending, CreatedAt: now, UpdatedAt: now}
 	if err := s.store.InsertExport(ctx, e); err != nil {
@@ -197,7 +198,7 @@ func (s *Service) HandleJob(ctx context.Context, raw json.RawMessage) error {
 	if e.Status != Pending || e.Sealed == "" {
 		return nil // done already (a job run twice)
 	}
-	repoURL, err := s.sealer.open(e.Sealed)
+	repoURL, err := s.sealer.Open(e.Sealed)
 	if err == nil {
 		e.Commit, err = s.run(ctx, e, repoURL)
 	}

@@ -34,11 +34,13 @@ type bodyPolicy struct {
 }
 
 const (
-	jsonBodyMax      = 1 << 20 // every JSON body but page content needs kilobytes
-	pageBodyMax      = 8 << 20 // a page's markdown or document
-	smallBodyTimeout = 20 * time.Second
-	largeBodyTimeout = 10 * time.Minute
-	spoolReserve     = 64 << 10
+	jsonBodyMax = 1 << 20 // every JSON body but page content needs kilobytes
+	pageBodyMax = 8 << 20 // a page's markdown or document
+	// integrationBodyMax fits a script of integration.ScriptBytesMax and its images in base64.
+	integrationBodyMax = 16 << 20
+	smallBodyTimeout   = 20 * time.Second
+	largeBodyTimeout   = 10 * time.Minute
+	spoolReserve       = 64 << 10
 	// gateAbove is the body size from which the target is checked before the body is read:
 	// below it a body costs less than the extra lookup.
 	gateAbove = 16 << 10
@@ -50,6 +52,9 @@ const (
 func (s *Server) bodyPolicyFor(pattern string) bodyPolicy {
 	p := bodyPolicy{max: jsonBodyMax, deadline: smallBodyTimeout}
 	switch {
+	case pattern == "POST /v1/integrations/{integrationName}":
+		// A publication carries the whole bundled script and base64 images.
+		p = bodyPolicy{max: integrationBodyMax, deadline: 2 * time.Minute}
 	case strings.HasSuffix(pattern, "/content/import"):
 		p = bodyPolicy{max: s.maxBody, deadline: largeBodyTimeout, spooled: true}
 	case strings.Contains(pattern, "/change-requests/") && (strings.HasSuffix(pattern, "/pages") || strings.HasSuffix(pattern, "/pages/{pageId}")):

@@ -50,12 +50,21 @@ func (s *Server) importContent(w http.ResponseWriter, r *http.Request, c auth.Ca
 		w.Header().Set("Location", s.urls.ImportRunLocation(run.OrgID, run.ID))
 		return writeJSON(w, http.StatusAccepted, s.urls.FromImportRun(run))
 	}
-	rev, _, err := s.Content.Import(r.Context(), c, spaceID, res, s.Blobs)
+	rev, run, err := s.GitImport.Commit(r.Context(), c, spaceID, importrun.SourceArchive, res)
 	if err != nil {
 		return err
 	}
 	w.Header().Set("X-Docsd-Import", "committed")
+	setImportRunHeader(w, s.urls, run)
 	return s.revisionCreated(w, r, c, spaceID, rev.ID)
+}
+
+// setImportRunHeader names, in X-Docsd-Import-Run, the completed run of an import committed
+// within its request: the pages it made and what it warned of (unknown block tags, say).
+func setImportRunHeader(w http.ResponseWriter, u wire.URLs, run importrun.Run) {
+	if run.ID != "" {
+		w.Header().Set("X-Docsd-Import-Run", u.ImportRunLocation(run.OrgID, run.ID))
+	}
 }
 
 // revisionCreated answers 201 with a new revision of the space and its Location.

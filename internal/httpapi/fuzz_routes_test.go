@@ -431,6 +431,23 @@ func (f *fuzzer) objects(owner apitest.Actor, orgID string, into map[string][]st
 	add("importRunId", id(e.Post(owner, "/v1/org/"+orgID+"/imports", map[string]any{
 		"source": map[string]any{"type": "website", "url": "http://127.0.0.1:1/"}, "target": map[string]any{"space": space}}), "id"))
 	add("samlProviderId", id(e.Post(owner, "/v1/orgs/"+orgID+"/saml", map[string]any{"label": "Fuzz SSO " + mark}), "id"))
+	// A private integration installed in its organization, on its space and its site: another
+	// organization sees none of it.
+	name := "fuzz-" + strings.ToLower(mark)
+	add("integrationName", id(e.Post(owner, "/v1/integrations/"+name, integrationBody(orgID, map[string]any{
+		"visibility": "private", "title": "Fuzz " + mark, "target": "all"})), "name"))
+	inst := id(e.Post(owner, "/v1/integrations/"+name+"/installations", map[string]any{"organization": orgID}), "id")
+	add("installationId", inst)
+	if inst != "" {
+		e.Post(owner, "/v1/integrations/"+name+"/installations/"+inst+"/spaces", map[string]any{"space": space})
+		if siteID != "" {
+			e.Post(owner, "/v1/integrations/"+name+"/installations/"+inst+"/sites", map[string]any{"siteId": siteID})
+		}
+		for _, it := range e.Get(owner, "/v1/integrations/"+name+"/events").Items() {
+			ev, _ := it["id"].(string)
+			add("eventId", ev)
+		}
+	}
 	add("path", "")
 	add("path", "guide")
 	add("path", "~search")

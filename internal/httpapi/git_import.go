@@ -79,6 +79,7 @@ func (s *Server) importGitRepository(w http.ResponseWriter, r *http.Request, c a
 	} else {
 		w.Header().Set("X-Docsd-Import", "committed")
 		w.Header().Set("Location", s.urls.API("/spaces/"+wire.Esc(spaceID)+"/revisions/"+wire.Esc(out.Revision)))
+		setImportRunHeader(w, s.urls, out.Run)
 	}
 	return noContent(w)
 }

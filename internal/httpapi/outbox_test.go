@@ -240,6 +240,10 @@ func TestOutboxSearchConsumerAfterACrashBeforeTheCursorMoved(t *testing.T) {
 	if apitest.Engine() == "postgres" {
 		claim.Release()
 	} else {
+		// Other consumers (integrations) have cursors of their own and catch up first.
+		if _, err := e.App.Outbox.RunPending(ctx); err != nil {
+			t.Fatal(err)
+		}
 		if n, err := e.App.Outbox.RunPending(ctx); err != nil || n != 0 {
 			t.Fatalf("processed %d events under another instance's lease (%v)", n, err)
 		}

@@ -62,7 +62,15 @@ func TestPermissionMatrixRoutes(t *testing.T) {
 		}
 		return 0
 	}
-	sort.SliceStable(ops, func(i, j int) bool { return rank(ops[i]) < rank(ops[j]) })
+	// Among the destructive ones, what lies deeper goes first: deleting an integration before
+	// its installations would leave nothing for the calls on them to refuse.
+	depth := func(op *fuzzOp) int { return strings.Count(op.path, "/") }
+	sort.SliceStable(ops, func(i, j int) bool {
+		if rank(ops[i]) != rank(ops[j]) {
+			return rank(ops[i]) < rank(ops[j])
+		}
+		return rank(ops[i]) == 1 && depth(ops[i]) > depth(ops[j])
+	})
 	dump := os.Getenv("DOCSD_MATRIX_DUMP") != ""
 	var failures, lines []string
 	for _, op := range ops {

@@ -94,17 +94,14 @@ func (s *Server) getPageDocument(w http.ResponseWriter, r *http.Request, c auth.
 	return s.writeDocument(w, r, snap, md, p.Variables)
 }
 
-// getDocument answers a document by its id, which is the hash of its markdown: readable when
-// a page or reusable content of the space's current content has it.
+// getDocument answers a document by its id, which is the hash of its markdown: a document of
+// any revision of the space (its pages' and reusable contents' documents in change requests
+// and in past revisions too), read as in the revision it belongs to.
 func (s *Server) getDocument(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
 	if _, err := queryEnum(r, "schema", "current", "current", "next"); err != nil {
 		return err
 	}
-	_, snap, err := s.Content.Head(r.Context(), c, r.PathValue("spaceId"))
-	if err != nil {
-		return err
-	}
-	md, err := s.Content.Document(r.Context(), snap, r.PathValue("documentId"))
+	md, snap, err := s.Content.DocumentByID(r.Context(), c, r.PathValue("spaceId"), r.PathValue("documentId"))
 	if err != nil {
 		return err
 	}

@@ -14,10 +14,12 @@ import (
 	"docsd/internal/gitimport"
 	"docsd/internal/gitsync"
 	"docsd/internal/importrun"
+	"docsd/internal/integration"
 	"docsd/internal/pdfexport"
 	"log/slog"
 	"net/http"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -66,6 +68,7 @@ type Deps struct {
 	// ImportSyncPages is the most pages an uploaded import commits within its request.
 	ImportSyncPages int
 	Sites           *site.Service
+	Integrations    *integration.Service
 	Search          *search.Service
 	PublishedSites  *sitehttp.Handler // readers' side of sites, outside the API
 	// Build identifies this docsd, for GET /v1/.
@@ -154,6 +157,7 @@ func New(d Deps) *Server {
 	s.siteRoutes()
 	s.searchRoutes()
 	s.publishedSiteRoutes()
+	s.integrationRoutes()
 	s.handler = s.outer(s.siteHosts(http.HandlerFunc(s.dispatch)))
 	return s
 }
@@ -254,6 +258,19 @@ func (s *Server) serveAuthenticated(w http.ResponseWriter, r *http.Request, arri
 	gen, err := s.requestGeneration(r, arrived)
 	if err != nil {
 		return err
+	}
+	if auth.IsInstallationToken(tok) && s.Integrations != nil {
+		c, err := s.Integrations.Authenticate(r.Context(), tok)
+		if err != nil {
+			return err
+		}
+		// Changes outside the integration operations are authored by a user (a change
+		// request, a comment, a revision); an installation has none yet, so its token reads
+		// there and changes nothing. The same answer for every path tells nothing of what exists.
+		if r.Method != http.MethodGet && r.Method != http.MethodHead && !strings.HasPrefix(r.URL.Path, "/v1/integrations/") {
+			return apperr.Forbiddenf("an installation token can read, and change only its integration's objects")
+		}
+		return h(w, r.WithContext(auth.WithCaller(r.Context(), c)), c)
 	}
 	if r.Method == http.MethodGet {
 		if c, ok := s.Accounts.Known(tok); ok {

@@ -189,6 +189,10 @@ func (s *Service) readFiles(ctx context.Context, r Run) (*gitbookimport.Result, 
 			}
 		case formatMarkdown:
 			part = singlePage(u.Name, "", string(data))
+		case formatDocx:
+			if part, err = s.readDocx(ctx, i, u.Name, data); err != nil {
+				return nil, nil, nil, err
+			}
 		case formatHTML:
 			title, md, err := webimport.HTMLToMarkdown(data, u.Name)
 			if err != nil {
@@ -239,8 +243,12 @@ func singlePage(name, title, md string) *gitbookimport.Result {
 	if title == "" {
 		title = strings.TrimSuffix(base, path.Ext(base))
 	}
-	return &gitbookimport.Result{Pages: []gitbookimport.Page{{Parent: -1, Kind: gitbookimport.KindDocument, Title: title,
+	res := &gitbookimport.Result{Pages: []gitbookimport.Page{{Parent: -1, Kind: gitbookimport.KindDocument, Title: title,
 		Slug: slugOf(title), Markdown: md}}}
+	if w := gitbookimport.UnknownTagsWarning(base, md); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
+	return res
 }
 
 // appendResult places part's pages after out's, at the top level, and adds its files.
@@ -359,11 +367,7 @@ func changes(v *content.View, r Run, res *gitbookimport.Result, stored map[strin
 			p.Target, _ = json.Marshal(map[string]string{"kind": "url", "url": ip.Href})
 		}
 		ch.UpsertPages = append(ch.UpsertPages, p)
-		typ := "page"
-		if ip.Kind == gitbookimport.KindGroup {
-			typ = "folder"
-		}
-		made = append(made, Page{ID: id, Type: typ, SourceURL: sources[ip.Path]})
+		made = append(made, Page{ID: id, Type: pageType(p.Kind), SourceURL: sources[ip.Path]})
 	}
 	return ch, made, nil
 }

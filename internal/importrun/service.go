@@ -15,6 +15,7 @@ import (
 	"docsd/internal/changereq"
 	"docsd/internal/clock"
 	"docsd/internal/content"
+	"docsd/internal/docxconv"
 	"docsd/internal/fetch"
 	"docsd/internal/ids"
 	"docsd/internal/org"
@@ -44,7 +45,8 @@ type Service struct {
 	fetch    fetch.Options
 	secret   []byte
 	clock    clock.Clock
-	Limits   webimport.Limits // website crawls' caps
+	Limits   webimport.Limits   // website crawls' caps
+	Docx     docxconv.Converter // .docx files' converter; without one they are refused
 	runSpace func(ctx context.Context, orgID string) ([]string, error)
 }
 
@@ -71,6 +73,11 @@ func (s *Service) CreateUpload(ctx context.Context, c auth.Caller, orgID string,
 	}
 	if err := req.Validate(); err != nil {
 		return UploadURL{}, err
+	}
+	if req.Kind == UploadImportFile {
+		if err := s.checkConvertible("file.name", req.Name); err != nil {
+			return UploadURL{}, err
+		}
 	}
 	now := s.clock.Now()
 	id := ids.New()
@@ -166,6 +173,9 @@ func (s *Service) Start(ctx context.Context, c auth.Caller, orgID string, req St
 			}
 			if u.Kind != UploadImportFile {
 				return Run{}, apperr.Invalidf("source.files[%d]: upload %q is a %s, not an %s", i, key, u.Kind, UploadImportFile)
+			}
+			if err := s.checkConvertible(fmt.Sprintf("source.files[%d]", i), u.Name); err != nil {
+				return Run{}, err
 			}
 			if u.UploadedAt == nil && u.BlobHash == "" {
 				if _, presigns := s.blobs.(Presigner); !presigns {

@@ -6,6 +6,7 @@ import (
 
 	"docsd/internal/auth"
 	"docsd/internal/content"
+	"docsd/internal/contenttree"
 )
 
 // Track records a run for an import that another job carries out (an uploaded archive or a
@@ -35,14 +36,14 @@ func (s *Service) Fail(ctx context.Context, runID string, err error) {
 var ErrRunEnded = errCancelled
 
 // CompleteIn completes a tracked run inside the transaction that commits its content, so
-// that the run and the content commit together; ErrRunEnded when the run is no longer in
-// progress.
-func (s *Service) CompleteIn(ctx context.Context, tx content.Tx, runID, revision string) error {
+// that the run and the content commit together, with the pages of the tree it imported and
+// what the import warned of; ErrRunEnded when the run is no longer in progress.
+func (s *Service) CompleteIn(ctx context.Context, tx content.Tx, runID, revision string, tree *contenttree.Tree, warnings []string) error {
 	src, ok := tx.(TxSource)
 	if !ok {
 		return errors.New("importrun: the content transaction does not hold import runs")
 	}
-	done, err := src.ImportRuns().CompleteRun(ctx, s.clock.Now(), runID, revision, nil, nil)
+	done, err := src.ImportRuns().CompleteRun(ctx, s.clock.Now(), runID, revision, PagesOf(tree), warnings)
 	if err != nil {
 		return err
 	}
@@ -50,4 +51,23 @@ func (s *Service) CompleteIn(ctx context.Context, tx content.Tx, runID, revision
 		return ErrRunEnded
 	}
 	return nil
+}
+
+// PagesOf lists the pages of an imported tree in navigation order, as a run names them: an
+// archive or a Git import makes the whole content, so every page of it is the run's.
+func PagesOf(tree *contenttree.Tree) []Page {
+	var out []Page
+	tree.Walk(func(p contenttree.Page, _ int) bool {
+		out = append(out, Page{ID: p.ID, Type: pageType(p.Kind)})
+		return true
+	})
+	return out
+}
+
+// pageType is a page's type as a run names it: groups are folders, documents and links pages.
+func pageType(k contenttree.Kind) string {
+	if k == contenttree.KindGroup {
+		return "folder"
+	}
+	return "page"
 }

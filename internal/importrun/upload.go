@@ -28,7 +28,7 @@ const (
 	UploadKeyMax    = 512 // the API's StorageFileKey
 	SourceFilesMax  = 50  // the API's maxItems of a file source
 	SourceURLMax    = 2048
-	importFilesNote = "a .zip or .tar(.gz) of a markdown tree, .md, .markdown, .html or .htm"
+	importFilesNote = "a .zip or .tar(.gz) of a markdown tree, .md, .markdown, .html, .htm or .docx"
 )
 
 // Upload is a slot for one file, made with its signed URL and filled by one PUT.
@@ -119,6 +119,7 @@ const (
 	formatTar      = "tar"
 	formatMarkdown = "markdown"
 	formatHTML     = "html"
+	formatDocx     = "docx"
 )
 
 // fileFormat tells a file's format by its name.
@@ -134,7 +135,7 @@ func fileFormat(name string) (string, error) {
 	case strings.HasSuffix(n, ".html"), strings.HasSuffix(n, ".htm"):
 		return formatHTML, nil
 	case strings.HasSuffix(n, ".docx"):
-		return "", fmt.Errorf("%q: .docx files cannot be imported here (no maintained .docx converter is available to this server); export it as HTML or markdown", name)
+		return formatDocx, nil
 	}
 	return "", fmt.Errorf("%q: must be %s", name, importFilesNote)
 }

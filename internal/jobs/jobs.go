@@ -34,6 +34,19 @@ type PermanentError struct{ Err error }
 func (e *PermanentError) Error() string { return e.Err.Error() }
 func (e *PermanentError) Unwrap() error { return e.Err }
 
+// RetryAfterError asks for the next attempt no sooner than After (a server's Retry-After),
+// within the kind's backoff cap; the attempt still counts.
+type RetryAfterError struct {
+	Err   error
+	After time.Duration
+}
+
+func (e *RetryAfterError) Error() string { return e.Err.Error() }
+func (e *RetryAfterError) Unwrap() error { return e.Err }
+
+// RetryAfter wraps err so that its retry waits at least d.
+func RetryAfter(err error, d time.Duration) error { return &RetryAfterError{Err: err, After: d} }
+
 // Permanent wraps err so the job fails at once instead of being retried.
 func Permanent(err error) error {
 	if err == nil {

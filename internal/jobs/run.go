@@ -66,6 +66,10 @@ func (q *Queue) runJob(base context.Context, j store.Job) outcome {
 		return q.failed(record, k, j, err, q.record(log, outcomeFailed, q.db.FailJob(record, now, j, truncate(err.Error()))))
 	default:
 		delay := backoff(k.backoffFirst, k.backoffMax, j.Attempts)
+		var later *RetryAfterError
+		if errors.As(err, &later) {
+			delay = min(max(delay, later.After), k.backoffMax)
+		}
 		log.Info("job will be retried", "err", err, "in", delay)
 		return q.record(log, outcomeRetry, q.db.RetryJob(record, now, j, now.Add(delay), truncate(err.Error())))
 	}

@@ -399,3 +399,17 @@ func (s *Service) Patch(ctx context.Context, c auth.Caller, id string, u Update)
 	})
 	return v, err
 }
+
+// Lookup finds an organization by id or by subdomain, for features that show an organization
+// to callers outside it (a public integration's owner); 404 when none matches.
+func (s *Service) Lookup(ctx context.Context, idOrSubdomain string) (Organization, error) {
+	tx := s.store.Read()
+	o, err := tx.Organization(ctx, idOrSubdomain)
+	if errors.Is(err, ErrNotFound) {
+		o, err = tx.OrganizationByHostname(ctx, idOrSubdomain)
+	}
+	if errors.Is(err, ErrNotFound) {
+		return o, apperr.NotFoundf("organization %s not found", idOrSubdomain)
+	}
+	return o, err
+}

@@ -53,6 +53,12 @@ type Event struct {
 	At      time.Time       // the time of the transaction that wrote it
 }
 
+// VisibilityChange is the data of a SpaceUpdated event that changed the space's visibility.
+type VisibilityChange struct {
+	PreviousVisibility string `json:"previousVisibility"`
+	Visibility         string `json:"visibility"`
+}
+
 // HeadMove is the data of a HeadMoved event.
 type HeadMove struct {
 	From string `json:"from"`

@@ -8,10 +8,12 @@ package paging
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -112,4 +114,31 @@ func ParseLimit(s string) (int, error) {
 		return 0, apperr.Invalidf("limit: must be from 0 to %d (got %d)", MaxLimit, n)
 	}
 	return n, nil
+}
+
+// Slice pages a list held in memory by a unique string key: the cursor holds the last key
+// shown, so a walk visits every item that exists throughout it exactly once.
+func Slice[T any](items []T, key func(T) string, req Request) Result[T] {
+	sorted := slices.Clone(items)
+	slices.SortFunc(sorted, func(a, b T) int { return cmp.Compare(key(a), key(b)) })
+	res := Result[T]{Count: len(sorted), Items: []T{}}
+	if req.Limit == 0 { // the count alone, as for lists paged in the database
+		return res
+	}
+	after := ""
+	if len(req.After) == 1 {
+		after, _ = req.After[0].(string)
+	}
+	for _, it := range sorted {
+		k := key(it)
+		if after != "" && k <= after {
+			continue
+		}
+		if len(res.Items) == req.Limit {
+			res.Next = []any{key(res.Items[len(res.Items)-1])}
+			break
+		}
+		res.Items = append(res.Items, it)
+	}
+	return res
 }

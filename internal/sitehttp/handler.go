@@ -16,6 +16,7 @@ import (
 	"docsd/internal/apperr"
 	"docsd/internal/blob"
 	"docsd/internal/content"
+	"docsd/internal/integration"
 	"docsd/internal/sitepub"
 )
 
@@ -33,6 +34,9 @@ type Handler struct {
 	// SecureCookies marks the cookies that remember share keys and visitor tokens Secure even
 	// on plain-HTTP requests: the server is reached over HTTPS through a proxy.
 	SecureCookies bool
+	// Views hears of each page served, for integrations' site_view events; it must not block.
+	// nil hears nothing.
+	Views interface{ SiteViewed(integration.SiteView) }
 }
 
 // ServeHTTP serves the site named by the request's {organizationId} and {basename} path

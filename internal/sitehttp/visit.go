@@ -2,6 +2,7 @@ package sitehttp
 
 import (
 	"encoding/json"
+	"net"
 	"net/http"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 	"docsd/internal/blob"
 	"docsd/internal/content"
 	"docsd/internal/contenttree"
+	"docsd/internal/integration"
 	"docsd/internal/markdoc"
 	"docsd/internal/sitehtml"
 	"docsd/internal/sitepub"
@@ -93,7 +95,33 @@ func (v *visit) page(w http.ResponseWriter, r *http.Request, rest string) error 
 	// A hidden page stays readable at its address, but out of search engines as it is out of
 	// the navigation.
 	p.NoIndex = p.NoIndex || page.NoIndex || page.NoRobotsIndex || page.Hidden
-	return v.write(w, r, p)
+	if err := v.write(w, r, p); err != nil {
+		return err
+	}
+	if v.h.Views != nil && r.Method == http.MethodGet {
+		v.h.Views.SiteViewed(integration.SiteView{SiteID: v.site.ID, OrgID: v.site.OrganizationID,
+			SiteSpaceID: loc.SiteSpace.ID, PageID: page.ID, URL: requestURL(r), Referrer: r.Referer(),
+			UserAgent: r.UserAgent(), IP: clientIP(r), Language: r.Header.Get("Accept-Language")})
+	}
+	return nil
+}
+
+// requestURL is the address the reader asked for.
+func requestURL(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host + r.URL.RequestURI()
+}
+
+// clientIP is the TCP peer's address.
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 // pageAt finds the document or group at a path of the snapshot, the home page for "": the

@@ -73,7 +73,7 @@ func (a *Access) Member() bool { return a.facts.Member() }
 
 // SpaceRole is the user's effective role on a space; Guest means no access.
 func (a *Access) SpaceRole(s Space) auth.Role {
-	return access.Limit(a.caller, s.ID, a.facts.SpaceRole(accessNode(s)))
+	return access.Limit(a.caller, s.OrganizationID, s.ID, a.facts.SpaceRole(accessNode(s)))
 }
 
 // CollectionRole is the user's effective role on a collection; Guest means no access (also
@@ -238,7 +238,7 @@ func (s *Service) view(ctx context.Context, tx Tx, c auth.Caller, id string, min
 		}
 		return View{}, notFound(err, "space %s not found", id)
 	}
-	v := View{Space: sp, Role: access.Limit(c, id, facts.SpaceRole(accessNode(sp)))}
+	v := View{Space: sp, Role: access.Limit(c, sp.OrganizationID, id, facts.SpaceRole(accessNode(sp)))}
 	return v, requireRole(v.Role, min, "space", id)
 }
 

@@ -97,7 +97,7 @@ func (t contentTx) PutObjects(ctx context.Context, objects map[string]content.Ob
 		rows = append(rows, []any{h, o.Kind, string(o.Body)})
 		bytes += int64(len(h) + len(o.Kind) + len(o.Body))
 	}
-	return bytes, t.insertRows(ctx, `INSERT INTO content_objects (hash, kind, body) VALUES `, "(?, ?, ?)", rows)
+	return bytes, t.insertRows(ctx, `INSERT INTO content_objects (hash, kind, body) VALUES `, "(?, ?, ?)", "hash", rows)
 }
 
 func (t contentTx) PutMarkdown(ctx context.Context, texts map[string]string) (int64, error) {
@@ -112,10 +112,12 @@ func (t contentTx) PutMarkdown(ctx context.Context, texts map[string]string) (in
 		rows = append(rows, []any{h, texts[h]})
 		bytes += int64(len(h) + len(texts[h]))
 	}
-	return bytes, t.insertRows(ctx, `INSERT INTO content_markdown (hash, body) VALUES `, "(?, ?)", rows)
+	return bytes, t.insertRows(ctx, `INSERT INTO content_markdown (hash, body) VALUES `, "(?, ?)", "hash", rows)
 }
 
-func (t contentTx) insertRows(ctx context.Context, head, tuple string, rows [][]any) error {
+// insertRows inserts rows in chunks, leaving out those whose key (the conflict target's
+// columns) is taken.
+func (t contentTx) insertRows(ctx context.Context, head, tuple, key string, rows [][]any) error {
 	for len(rows) > 0 {
 		n := insertChunk
 		if len(rows) < insertChunk {
@@ -125,7 +127,7 @@ func (t contentTx) insertRows(ctx context.Context, head, tuple string, rows [][]
 		for _, r := range rows[:n] {
 			args = append(args, r...)
 		}
-		query := head + strings.TrimSuffix(strings.Repeat(tuple+", ", n), ", ") + ` ON CONFLICT (hash) DO NOTHING`
+		query := head + strings.TrimSuffix(strings.Repeat(tuple+", ", n), ", ") + ` ON CONFLICT (` + key + `) DO NOTHING`
 		if _, err := t.q.Exec(ctx, query, args...); err != nil {
 			return err
 		}

@@ -96,7 +96,8 @@ func (t spaceTx) UpdateSpace(ctx context.Context, sp space.Space) error {
 	}
 	// The row as it was tells an update from a deletion or a restoration, for the event.
 	var wasDeleted bool
-	if err := t.q.QueryRow(ctx, `SELECT deleted_at IS NOT NULL FROM spaces WHERE id = ?`, sp.ID).Scan(&wasDeleted); err != nil {
+	var wasVisibility string
+	if err := t.q.QueryRow(ctx, `SELECT deleted_at IS NOT NULL, visibility FROM spaces WHERE id = ?`, sp.ID).Scan(&wasDeleted, &wasVisibility); err != nil {
 		return err
 	}
 	_, err = t.q.Exec(ctx, `UPDATE spaces SET organization_id = ?, parent_id = ?, position = ?, title = ?, emoji = ?,
@@ -112,7 +113,11 @@ func (t spaceTx) UpdateSpace(ctx context.Context, sp space.Space) error {
 	case !deleted && wasDeleted:
 		kind = outbox.SpaceRestored
 	}
-	return t.q.Emit(kind, sp.OrganizationID, sp.ID, sp.ID, nil)
+	var data any
+	if kind == outbox.SpaceUpdated && wasVisibility != string(sp.Visibility) {
+		data = outbox.VisibilityChange{PreviousVisibility: wasVisibility, Visibility: string(sp.Visibility)}
+	}
+	return t.q.Emit(kind, sp.OrganizationID, sp.ID, sp.ID, data)
 }
 
 func (t spaceTx) Space(ctx context.Context, id string) (space.Space, error) {

@@ -59,6 +59,7 @@ type Page struct {
 	Path          *string                    `json:"path,omitempty"`
 	Description   string                     `json:"description,omitempty"`
 	Markdown      *string                    `json:"markdown,omitempty"`
+	DocumentID    string                     `json:"documentId,omitempty"` // a document's, when it is not empty (getDocumentById)
 	Document      json.RawMessage            `json:"document,omitempty"`
 	Pages         *[]Page                    `json:"pages,omitempty"`  // documents and groups always have it
 	Layout        *pagelayout.Options        `json:"layout,omitempty"` // documents: every option, defaults filled in
@@ -166,6 +167,7 @@ func (u URLs) PageAlone(spaceID string, snap *content.Snapshot, p contenttree.Pa
 		w.URLs = &PageURLs{App: u.App("/s/" + Esc(spaceID) + "/" + path)}
 		w.Description, w.Cover, w.Variables = p.Description, p.Cover, p.Variables
 		w.Tags = &[]struct{}{}
+		w.DocumentID = snap.PageDocumentID(p.ID)
 		layout := pagelayout.Resolve(p.Layout)
 		w.Layout = &layout
 	}

@@ -1,0 +1,95 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"docsd/internal/auth"
+	"docsd/internal/integration"
+	"docsd/internal/wire"
+)
+
+// Integration events, tasks and UI rendering.
+func (s *Server) integrationEventRoutes() {
+	s.handle("GET /v1/integrations/{integrationName}/events", s.listIntegrationEvents)
+	s.handle("GET /v1/integrations/{integrationName}/events/{eventId}", s.getIntegrationEvent)
+	s.handle("POST /v1/integrations/{integrationName}/events/{eventId}/replay", s.replayIntegrationEvent)
+	s.handle("POST /v1/integrations/{integrationName}/tasks", s.queueIntegrationTask)
+	s.handle("GET /v1/integrations/{integrationName}/render", s.renderIntegrationUIWithGet)
+	s.handle("POST /v1/integrations/{integrationName}/render", s.renderIntegrationUIWithPost)
+}
+
+func (s *Server) listIntegrationEvents(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	name := r.PathValue("integrationName")
+	list := "integration-events/" + name
+	page, err := s.pageRequest(r, list)
+	if err != nil {
+		return err
+	}
+	res, err := s.Integrations.Events(r.Context(), c, name, page)
+	if err != nil {
+		return err
+	}
+	return writeList(s, w, list, res, wire.FromIntegrationEvent)
+}
+
+func eventAnswer(ev integration.Event) map[string]any {
+	return map[string]any{"event": wire.FromIntegrationEvent(ev), "trace": wire.FromEventTrace(ev)}
+}
+
+func (s *Server) getIntegrationEvent(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	ev, err := s.Integrations.Event(r.Context(), c, r.PathValue("integrationName"), r.PathValue("eventId"))
+	if err != nil {
+		return err
+	}
+	return ok(w, eventAnswer(ev))
+}
+
+func (s *Server) replayIntegrationEvent(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	ev, err := s.Integrations.Replay(r.Context(), c, r.PathValue("integrationName"), r.PathValue("eventId"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusAccepted, eventAnswer(ev))
+}
+
+func (s *Server) queueIntegrationTask(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	var body struct {
+		Task     json.RawMessage `json:"task"`
+		Schedule *float64        `json:"schedule"`
+	}
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	schedule := 0.0
+	if body.Schedule != nil {
+		schedule = *body.Schedule
+	}
+	if err := s.Integrations.QueueTask(r.Context(), c, r.PathValue("integrationName"), body.Task, schedule); err != nil {
+		return err
+	}
+	return noContent(w)
+}
+
+func (s *Server) renderIntegrationUIWithGet(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	req, err := integration.DecompressLZString(r.URL.Query().Get("request"))
+	if err != nil {
+		return err
+	}
+	return s.Integrations.Render(r.Context(), c, r.PathValue("integrationName"), req)
+}
+
+func (s *Server) renderIntegrationUIWithPost(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	var body struct {
+		ComponentID *string         `json:"componentId"`
+		Props       json.RawMessage `json:"props"`
+		State       json.RawMessage `json:"state"`
+		Context     json.RawMessage `json:"context"`
+		Action      json.RawMessage `json:"action"`
+	}
+	if err := decode(r, &body); err != nil {
+		return err
+	}
+	b, _ := json.Marshal(body)
+	return s.Integrations.Render(r.Context(), c, r.PathValue("integrationName"), b)
+}

@@ -1,0 +1,179 @@
+package integration
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"docsd/internal/apperr"
+	"docsd/internal/auth"
+	"docsd/internal/ids"
+	"docsd/internal/paging"
+)
+
+// Event statuses. The public spec knows success and failed; pending is an event whose
+// delivery is not over, shown as failed (not delivered yet) with a trace that says so.
+const (
+	Pending = "pending"
+	Success = "success"
+	Failed  = "failed"
+)
+
+// DeliveryJob is the kind of the job that delivers one event.
+const DeliveryJob = "integration.deliver"
+
+// record writes an event for an installation in the caller's transaction, with the job that
+// delivers it.
+func (s *Service) record(ctx context.Context, tx Tx, it Integration, in Installation, payload map[string]any) error {
+	return s.recordAt(ctx, tx, it, in, payload, tx.Now())
+}
+
+func (s *Service) recordAt(ctx context.Context, tx Tx, it Integration, in Installation, payload map[string]any, runAt time.Time) error {
+	return s.recordWithID(ctx, tx, ids.New(), it, in, payload, runAt)
+}
+
+// recordWithID writes an event under id, once: an id already written is left as it is.
+func (s *Service) recordWithID(ctx context.Context, tx Tx, id string, it Integration, in Installation, payload map[string]any, runAt time.Time) error {
+	now := tx.Now()
+	ev := Event{ID: id, Integration: it.Name, InstallationID: in.ID, OrgID: in.OrgID, Status: Pending, CreatedAt: now}
+	payload["eventId"] = ev.ID
+	if in.ID != "" {
+		payload["installationId"] = in.ID
+	}
+	ev.Type, _ = payload["type"].(string)
+	raw, err := json.Marshal(payload)
+	if err != nil {
+		return err
+	}
+	ev.Payload = raw
+	ev.Trace = []LogEntry{{Message: "queued " + ev.Type, Timestamp: now, Level: "debug"}}
+	if inserted, err := tx.InsertEvent(ctx, ev); err != nil || !inserted {
+		return err
+	}
+	return tx.EnqueueDelivery(ctx, it.Name, ev.ID, runAt)
+}
+
+// Events lists an integration's events, newest first, to its owner's admins.
+func (s *Service) Events(ctx context.Context, c auth.Caller, name string, page paging.Request) (paging.Result[Event], error) {
+	tx := s.store.Read()
+	if _, err := s.owned(ctx, tx, c, name); err != nil {
+		return paging.Result[Event]{}, err
+	}
+	return tx.Events(ctx, name, page)
+}
+
+// Event returns one of an integration's events with its trace, to its owner's admins.
+func (s *Service) Event(ctx context.Context, c auth.Caller, name, id string) (Event, error) {
+	tx := s.store.Read()
+	if _, err := s.owned(ctx, tx, c, name); err != nil {
+		return Event{}, err
+	}
+	ev, err := tx.Event(ctx, name, id)
+	if errors.Is(err, ErrNotFound) {
+		return ev, apperr.NotFoundf("event %s of integration %s not found", id, name)
+	}
+	return ev, err
+}
+
+// Replay delivers an event again (docsd's extension) and notes it in its trace.
+func (s *Service) Replay(ctx context.Context, c auth.Caller, name, id string) (Event, error) {
+	var out Event
+	err := s.store.Write(ctx, s.clock.Now(), func(tx Tx) error {
+		if _, err := s.owned(ctx, tx, c, name); err != nil {
+			return err
+		}
+		ev, err := tx.Event(ctx, name, id)
+		if errors.Is(err, ErrNotFound) {
+			return apperr.NotFoundf("event %s of integration %s not found", id, name)
+		} else if err != nil {
+			return err
+		}
+		ev.Status = Pending
+		ev.Trace = append(ev.Trace, LogEntry{Message: "replay requested", Timestamp: tx.Now(), Level: "info"})
+		if err := tx.UpdateEvent(ctx, ev); err != nil {
+			return err
+		}
+		out = ev
+		return tx.EnqueueDelivery(ctx, name, ev.ID, tx.Now())
+	})
+	return out, err
+}
+
+// QueueTask records a task event for each installation of the integration (or the calling
+// token's installation alone), delivered after schedule seconds.
+func (s *Service) QueueTask(ctx context.Context, c auth.Caller, name string, task json.RawMessage, schedule float64) error {
+	var obj map[string]any
+	if task == nil {
+		return apperr.Invalidf("task: is required")
+	}
+	if err := json.Unmarshal(task, &obj); err != nil || obj == nil {
+		return apperr.Invalidf("task: must be an object")
+	}
+	if schedule < 0 || schedule > 86400 {
+		return apperr.Invalidf("schedule: must be between 0 and 86400 seconds")
+	}
+	return s.store.Write(ctx, s.clock.Now(), func(tx Tx) error {
+		var it Integration
+		var err error
+		if c.Installation != nil {
+			it, err = s.visible(ctx, tx, c, name)
+			if err == nil && c.Installation.Integration != name {
+				err = apperr.NotFoundf("integration %s not found", name)
+			}
+		} else {
+			it, err = s.owned(ctx, tx, c, name)
+		}
+		if err != nil {
+			return err
+		}
+		runAt := tx.Now().Add(time.Duration(schedule * float64(time.Second)))
+		payload := map[string]any{"type": "task", "task": obj}
+		in := Installation{}
+		if c.Installation != nil {
+			in = Installation{ID: c.Installation.ID, OrgID: c.Installation.OrgID}
+		} else {
+			in.OrgID = it.OrgID
+		}
+		return s.recordAt(ctx, tx, it, in, payload, runAt)
+	})
+}
+
+// Render checks a render request for an integration the caller can see. No script runs inside
+// docsd yet, so there is nothing to answer with: 503 says so. The request is not kept as an
+// integration event: the public spec's ui_render event needs a full ContentKit context and an
+// installation, which the runtime will supply when it renders.
+func (s *Service) Render(ctx context.Context, c auth.Caller, name string, req json.RawMessage) error {
+	var body struct {
+		ComponentID *string         `json:"componentId"`
+		Props       json.RawMessage `json:"props"`
+		Context     json.RawMessage `json:"context"`
+	}
+	if err := json.Unmarshal(req, &body); err != nil {
+		return apperr.Invalidf("request: must be a JSON object")
+	}
+	switch {
+	case body.ComponentID == nil || *body.ComponentID == "":
+		return apperr.Invalidf("componentId: is required")
+	case len(body.Props) == 0 || body.Props[0] != '{':
+		return apperr.Invalidf("props: is required (an object)")
+	case len(body.Context) == 0 || body.Context[0] != '{':
+		return apperr.Invalidf("context: is required (an object)")
+	}
+	if _, err := s.visible(ctx, s.store.Read(), c, name); err != nil {
+		return err
+	}
+	return apperr.New(apperr.Unavailable, "integration %s: rendering needs the integration runtime, which this server does not run yet", name)
+}
+
+// PruneJob is the periodic job that deletes events older than EventRetention.
+const PruneJob = "integration.events.prune"
+
+// PruneEvents deletes events older than EventRetention: an integration's event history is for
+// following and debugging deliveries, not an archive.
+func (s *Service) PruneEvents(ctx context.Context, _ json.RawMessage) error {
+	return s.store.Write(ctx, s.clock.Now(), func(tx Tx) error {
+		_, err := tx.PruneEvents(ctx, tx.Now().Add(-EventRetention))
+		return err
+	})
+}

@@ -29,6 +29,7 @@ import (
 	"strings"
 	"time"
 
+	"docsd/internal/access"
 	"docsd/internal/account"
 	"docsd/internal/buildinfo"
 	"docsd/internal/clock"
@@ -67,6 +68,7 @@ type App struct {
 	DB             *store.DB
 	Accounts       *account.Service
 	Orgs           *org.Service
+	Access         *access.Checker
 	Spaces         *space.Service
 	Content        *content.Service
 	ChangeRequests *changereq.Service
@@ -125,13 +127,16 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Cursors = paging.NewCodec([]byte(key))
 	a.Jobs = jobs.New(db, a.Clock, a.Log, jobs.Options{})
 	a.Accounts = account.NewService(store.Accounts{DB: db}, a.Clock)
-	a.Orgs = org.NewService(store.Orgs{DB: db}, a.Clock)
-	a.Spaces = space.NewService(store.Spaces{DB: db}, a.Clock)
+	// One access component decides for every service; its cache is per process, its
+	// generation in the database.
+	a.Access = access.NewChecker()
+	a.Orgs = org.NewService(store.Orgs{DB: db}, a.Access, a.Clock)
+	a.Spaces = space.NewService(store.Spaces{DB: db}, a.Access, a.Clock)
 	a.Orgs.SetSpaceCounter(a.Spaces)
 	a.Content = content.NewService(store.Contents{DB: db}, a.Spaces, a.Clock)
 	a.ChangeRequests = changereq.NewService(store.ChangeRequests{DB: db}, a.Spaces, a.Content, a.Clock)
 	a.Comments = comment.NewService(store.Comments{DB: db}, a.Spaces, a.ChangeRequests, a.Content, a.Clock)
-	a.Sites = site.NewService(store.Sites{DB: db}, a.Orgs, a.Clock)
+	a.Sites = site.NewService(store.Sites{DB: db}, a.Access, a.Clock)
 	a.Orgs.SetSiteCounter(a.Sites)
 	if a.Blobs, err = blob.FromConfig(cfg); err != nil {
 		db.Close()

@@ -121,11 +121,19 @@ func (s *Service) Create(ctx context.Context, c auth.Caller, spaceID string, in 
 
 // Get returns a change request by id or by number, for a caller with read access.
 func (s *Service) Get(ctx context.Context, c auth.Caller, spaceID, ref string) (View, error) {
+	_, cr, err := s.GetWithSpace(ctx, c, spaceID, ref)
+	return cr, err
+}
+
+// GetWithSpace is Get with the space as the caller sees it, from the same access decision,
+// for reads that answer with both (a change request's content).
+func (s *Service) GetWithSpace(ctx context.Context, c auth.Caller, spaceID, ref string) (space.View, View, error) {
 	v, err := s.spaces.RoleOn(ctx, c, spaceID)
 	if err != nil {
-		return View{}, err
+		return v, View{}, err
 	}
-	return s.get(ctx, s.store.Read(), v, ref)
+	cr, err := s.get(ctx, s.store.Read(), v, ref)
+	return v, cr, err
 }
 
 // MergedAs returns the change request whose merge made a merge revision, which the caller

@@ -86,11 +86,9 @@ func (s *Server) contentAt(r *http.Request, c auth.Caller) (v space.View, snap *
 	if ref := r.PathValue("changeRequestId"); ref != "" {
 		// The change request is the space's, so its revision is readable with the space,
 		// even one made in the space this one was duplicated from.
-		got, err := s.ChangeRequests.Get(r.Context(), c, spaceID, ref)
+		// One access decision serves both.
+		v, got, err := s.ChangeRequests.GetWithSpace(r.Context(), c, spaceID, ref)
 		if err != nil {
-			return v, nil, nil, err
-		}
-		if v, err = s.Spaces.Get(r.Context(), c, spaceID); err != nil {
 			return v, nil, nil, err
 		}
 		snap, err = s.Content.Snapshot(r.Context(), got.Revision)

@@ -10,7 +10,6 @@ import (
 
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
-	"docsd/internal/paging"
 	"docsd/internal/site"
 	"docsd/internal/space"
 	"docsd/internal/wire"
@@ -28,71 +27,23 @@ type siteConv struct {
 	spacesPublished map[string]wire.ContentPublished
 }
 
-// newSiteConv prepares the conversion of st's structure for c. Organization admins hold admin
-// on every space; other members get their role on each space, and Guest (permissions all
-// false) on the spaces they cannot open.
+// newSiteConv prepares the conversion of st's structure for c, with the caller's role on
+// each of its spaces (Guest, permissions all false, on those they cannot open).
 func (s *Server) newSiteConv(ctx context.Context, c auth.Caller, st site.Site, tr site.Tree, shareKey string) (*siteConv, error) {
-	sc := &siteConv{s: s, site: st, tree: tr, roles: map[string]auth.Role{}, shareKey: shareKey}
-	orgRole, _, err := s.Orgs.Role(ctx, c, st.OrganizationID)
-	if err != nil {
-		return nil, err
-	}
+	sc := &siteConv{s: s, site: st, tree: tr, shareKey: shareKey}
 	distinct := map[string]bool{}
 	for _, ss := range tr.SiteSpaces {
 		distinct[ss.SpaceID] = true
 	}
-	if sc.spacesPublished, err = s.spacesPublished(ctx, slices.Collect(maps.Keys(distinct)), shareKey); err != nil {
+	ids := slices.Collect(maps.Keys(distinct))
+	var err error
+	if sc.spacesPublished, err = s.spacesPublished(ctx, ids, shareKey); err != nil {
 		return nil, err
 	}
-	switch {
-	case orgRole == auth.Admin:
-		for id := range distinct {
-			sc.roles[id] = auth.Admin
-		}
-	case len(distinct) > spaceRoleLookups:
-		// One access computation for the whole organization beats one per space.
-		if err := sc.rolesFromListing(ctx, c, distinct); err != nil {
-			return nil, err
-		}
-	default:
-		for id := range distinct {
-			v, err := s.Spaces.RoleOn(ctx, c, id)
-			switch {
-			case apperr.Is(err, apperr.NotFound):
-				sc.roles[id] = auth.Guest
-			case err != nil:
-				return nil, err
-			default:
-				sc.roles[id] = v.Role
-			}
-		}
+	if sc.roles, err = s.Spaces.RolesOn(ctx, c, st.OrganizationID, ids); err != nil {
+		return nil, err
 	}
 	return sc, nil
-}
-
-// spaceRoleLookups is how many spaces a site may hold before a member's roles are read from
-// one listing of the organization's spaces rather than space by space.
-const spaceRoleLookups = 4
-
-// rolesFromListing reads the caller's roles on wanted from the organization's spaces they can
-// see; the others stay Guest.
-func (sc *siteConv) rolesFromListing(ctx context.Context, c auth.Caller, wanted map[string]bool) error {
-	page := paging.Request{Limit: paging.MaxLimit}
-	for {
-		res, err := sc.s.Spaces.ListInOrganization(ctx, c, sc.site.OrganizationID, page)
-		if err != nil {
-			return err
-		}
-		for _, v := range res.Items {
-			if wanted[v.ID] {
-				sc.roles[v.ID] = v.Role
-			}
-		}
-		if res.Next == nil {
-			return nil
-		}
-		page.After = res.Next
-	}
 }
 
 // shareKeyOf reads the optional shareKey query parameter: it must be the key of an active

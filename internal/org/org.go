@@ -4,6 +4,8 @@ package org
 
 import (
 	"context"
+
+	"docsd/internal/access"
 	"errors"
 	"regexp"
 	"strconv"
@@ -68,14 +70,17 @@ var (
 
 // Service implements the organization rules on top of a Store.
 type Service struct {
-	store  Store
-	clock  clock.Clock
-	spaces SpaceCounter // nil until set
-	sites  SiteCounter  // nil until set
+	store   Store
+	checker *access.Checker
+	clock   clock.Clock
+	spaces  SpaceCounter // nil until set
+	sites   SiteCounter  // nil until set
 }
 
-// NewService returns the organization service.
-func NewService(s Store, c clock.Clock) *Service { return &Service{store: s, clock: c} }
+// NewService returns the organization service; it asks acc for members' roles.
+func NewService(s Store, acc *access.Checker, c clock.Clock) *Service {
+	return &Service{store: s, checker: acc, clock: c}
+}
 
 // Store runs reads and write transactions over organization data.
 type Store interface {
@@ -87,6 +92,7 @@ type Store interface {
 type Tx interface {
 	OrgTx
 	MemberTx
+	access.Store
 	TeamTx
 	InviteTx
 	SAMLTx
@@ -130,65 +136,41 @@ type View struct {
 	Caller Member // the caller's membership
 }
 
-// Permissions are what the caller may do with the organization.
-func (v View) Permissions() OrgPermissions { return orgPermissions(v.Caller) }
+// Permissions are what the caller may do with the organization (access.ForOrg).
+func (v View) Permissions() OrgPermissions { return access.ForOrg(v.Caller.Role, v.Caller.OwnsTeam) }
 
 // OrgPermissions is the `permissions` object of an organization.
-type OrgPermissions struct {
-	View, Access, Admin, OwnTeam, CreateContent, CreateOpenAPISpec, IngestConversations,
-	ViewBilling, ListMembers, ListTeams, ListIntegrations, ListInstallations, InstallIntegration bool
-}
+type OrgPermissions = access.OrgPermissions
 
-func orgPermissions(m Member) OrgPermissions {
-	admin := m.Role == auth.Admin
-	member := m.Role != auth.Guest
-	return OrgPermissions{
-		View:                true,
-		Access:              true, // every member, guests too, opens it in the app
-		Admin:               admin,
-		OwnTeam:             m.OwnsTeam || admin,
-		CreateContent:       m.Role.AtLeast(auth.Create),
-		CreateOpenAPISpec:   m.Role.AtLeast(auth.Create),
-		IngestConversations: admin,
-		ViewBilling:         admin,
-		ListMembers:         member,
-		ListTeams:           member,
-		ListIntegrations:    member,
-		ListInstallations:   admin,
-		InstallIntegration:  admin,
-	}
-}
-
-// access returns the caller's membership of orgID. Callers who are not members (or whose
-// membership is disabled) get 404: an organization's existence is private.
+// access returns the caller's membership of orgID, for a caller the access component lets
+// in (access.RequireOrg): non-members, and members whose membership is disabled, get 404.
 func (s *Service) access(ctx context.Context, tx Tx, c auth.Caller, orgID string) (Member, error) {
-	m, err := tx.Member(ctx, orgID, c.UserID)
-	if errors.Is(err, ErrNotFound) || (err == nil && m.Disabled) {
-		return Member{}, apperr.NotFoundf("organization %s not found", orgID)
-	}
-	return m, err
+	return s.require(ctx, tx, c, orgID, access.AnyMember)
 }
 
-// requireAdmin is access plus the admin role (403 for members who are not admins).
+// requireAdmin is access for admins (403 for other members).
 func (s *Service) requireAdmin(ctx context.Context, tx Tx, c auth.Caller, orgID string) (Member, error) {
-	m, err := s.access(ctx, tx, c, orgID)
-	if err != nil {
-		return m, err
-	}
-	if m.Role != auth.Admin {
-		return m, apperr.Forbiddenf("only organization admins may do this")
-	}
-	return m, nil
+	return s.require(ctx, tx, c, orgID, access.OrgAdmin)
 }
 
 // requireMember is access for non-guest members (guests see only what they were granted).
 func (s *Service) requireMember(ctx context.Context, tx Tx, c auth.Caller, orgID string) (Member, error) {
-	m, err := s.access(ctx, tx, c, orgID)
-	if err != nil {
-		return m, err
+	return s.require(ctx, tx, c, orgID, access.NonGuest)
+}
+
+// require reads the caller's membership (which answers carry) and asks the access component
+// whether it is enough.
+func (s *Service) require(ctx context.Context, tx Tx, c auth.Caller, orgID string, need access.OrgNeed) (Member, error) {
+	m, err := tx.Member(ctx, orgID, c.UserID)
+	found := err == nil
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return Member{}, err
 	}
-	if m.Role == auth.Guest {
-		return m, apperr.Forbiddenf("guests may not do this")
+	if err := access.RequireOrg(m.Role, found && !m.Disabled, need, orgID); err != nil {
+		if !found || m.Disabled {
+			m = Member{}
+		}
+		return m, err
 	}
 	return m, nil
 }
@@ -196,14 +178,7 @@ func (s *Service) requireMember(ctx context.Context, tx Tx, c auth.Caller, orgID
 // Role returns the caller's role in orgID and whether they are an (enabled) member. Other
 // domains (spaces, sites) build their permissions on it.
 func (s *Service) Role(ctx context.Context, c auth.Caller, orgID string) (auth.Role, bool, error) {
-	m, err := s.store.Read().Member(ctx, orgID, c.UserID)
-	if errors.Is(err, ErrNotFound) {
-		return auth.Guest, false, nil
-	}
-	if err != nil {
-		return auth.Guest, false, err
-	}
-	return m.Role, !m.Disabled, nil
+	return s.checker.OrgRole(ctx, s.store.Read(), c, orgID)
 }
 
 // BySubdomain finds the organization whose hostname is subdomain: the address of its public

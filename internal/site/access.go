@@ -5,35 +5,25 @@ import (
 	"errors"
 	"time"
 
+	"docsd/internal/access"
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
 )
 
-// orgAccess checks that the caller is an enabled member of orgID (404 otherwise), not a guest
-// (403) and, when admin is true, an admin of it (403 for other members). It returns their role.
-func (s *Service) orgAccess(ctx context.Context, c auth.Caller, orgID string, admin bool) (auth.Role, error) {
-	role, member, err := s.orgs.Role(ctx, c, orgID)
+// orgAccess is the caller's role on orgID's sites, read in tx (access.RequireSite): 404 for
+// non-members, 403 for guests and, when admin is true, for members who are not admins.
+func (s *Service) orgAccess(ctx context.Context, tx Tx, c auth.Caller, orgID string, admin bool) (auth.Role, error) {
+	role, member, err := s.access.OrgRole(ctx, tx, c, orgID)
 	if err != nil {
 		return role, err
 	}
-	if !member {
-		return role, apperr.NotFoundf("organization %s not found", orgID)
-	}
-	// Guests see only the content they are granted; a site's structure would show them the
-	// titles of every published space, so sites are closed to them.
-	if role == auth.Guest {
-		return role, apperr.Forbiddenf("guests of the organization have no access to its sites")
-	}
-	if admin && role != auth.Admin {
-		return role, apperr.Forbiddenf("only organization admins may change sites")
-	}
-	return role, nil
+	return access.RequireSite(role, member, admin, orgID)
 }
 
 // siteIn loads a site of orgID for the caller (see orgAccess); a site of another
 // organization is as absent as one that does not exist.
 func (s *Service) siteIn(ctx context.Context, tx Tx, c auth.Caller, orgID, id string, admin bool) (Site, error) {
-	if _, err := s.orgAccess(ctx, c, orgID, admin); err != nil {
+	if _, err := s.orgAccess(ctx, tx, c, orgID, admin); err != nil {
 		return Site{}, err
 	}
 	return loadSite(ctx, tx, orgID, id)
@@ -49,13 +39,13 @@ func loadSite(ctx context.Context, tx Tx, orgID, id string) (Site, error) {
 }
 
 // write runs fn in a write transaction on a site the caller administers, with the time the
-// transaction reads once.
+// transaction reads once. The permission is checked in the same transaction.
 func (s *Service) write(ctx context.Context, c auth.Caller, orgID, siteID string, fn func(tx Tx, st Site, now time.Time) error) error {
-	if _, err := s.orgAccess(ctx, c, orgID, true); err != nil {
-		return err
-	}
 	now := s.clock.Now()
 	return s.store.Write(ctx, now, func(tx Tx) error {
+		if _, err := s.orgAccess(ctx, tx, c, orgID, true); err != nil {
+			return err
+		}
 		st, err := loadSite(ctx, tx, orgID, siteID)
 		if err != nil {
 			return err

@@ -26,7 +26,7 @@ import (
 	"errors"
 	"time"
 
-	"docsd/internal/auth"
+	"docsd/internal/access"
 	"docsd/internal/clock"
 	"docsd/internal/paging"
 	"docsd/internal/space"
@@ -179,6 +179,7 @@ type Store interface {
 
 // Tx is every storage operation the site service needs.
 type Tx interface {
+	access.Store
 	InsertSite(ctx context.Context, s Site) error
 	UpdateSite(ctx context.Context, s Site) error // ErrTaken for a used hostname or basename
 	DeleteSite(ctx context.Context, id string) error
@@ -217,19 +218,14 @@ type Tx interface {
 	PublishedSiteSpaces(ctx context.Context, spaceIDs []string) ([]PublishedSiteSpace, error)
 }
 
-// OrgRoles tells the site service a caller's role in an organization (org.Service.Role).
-type OrgRoles interface {
-	Role(ctx context.Context, c auth.Caller, orgID string) (role auth.Role, member bool, err error)
-}
-
 // Service implements the rules of sites on top of a Store.
 type Service struct {
-	store Store
-	orgs  OrgRoles
-	clock clock.Clock
+	store  Store
+	access *access.Checker
+	clock  clock.Clock
 }
 
-// NewService returns the site service.
-func NewService(st Store, orgs OrgRoles, c clock.Clock) *Service {
-	return &Service{store: st, orgs: orgs, clock: c}
+// NewService returns the site service; it asks acc for every decision.
+func NewService(st Store, acc *access.Checker, c clock.Clock) *Service {
+	return &Service{store: st, access: acc, clock: c}
 }

@@ -62,7 +62,7 @@ func (s *Service) Create(ctx context.Context, c auth.Caller, orgID string, n New
 		}
 		st.Visibility = Visibility(*n.Visibility)
 	}
-	if _, err := s.orgAccess(ctx, c, orgID, true); err != nil {
+	if _, err := s.orgAccess(ctx, s.store.Read(), c, orgID, true); err != nil {
 		return View{}, err
 	}
 	now := s.clock.Now()
@@ -126,7 +126,7 @@ func (s *Service) List(ctx context.Context, c auth.Caller, orgID string, f Filte
 			return paging.Result[View]{}, err
 		}
 	}
-	role, err := s.orgAccess(ctx, c, orgID, false)
+	role, err := s.orgAccess(ctx, s.store.Read(), c, orgID, false)
 	if err != nil {
 		return paging.Result[View]{}, err
 	}
@@ -156,7 +156,7 @@ func (s *Service) CountSites(ctx context.Context, orgID string) (int, error) {
 
 // Get returns a site to a member of its organization.
 func (s *Service) Get(ctx context.Context, c auth.Caller, orgID, id string) (View, error) {
-	role, err := s.orgAccess(ctx, c, orgID, false)
+	role, err := s.orgAccess(ctx, s.store.Read(), c, orgID, false)
 	if err != nil {
 		return View{}, err
 	}
@@ -303,7 +303,7 @@ func takenError(u Update) error {
 func (s *Service) Delete(ctx context.Context, c auth.Caller, orgID, id string) error {
 	err := s.write(ctx, c, orgID, id, func(tx Tx, st Site, now time.Time) error { return tx.DeleteSite(ctx, st.ID) })
 	if apperr.Is(err, apperr.NotFound) {
-		if _, oerr := s.orgAccess(ctx, c, orgID, true); oerr != nil {
+		if _, oerr := s.orgAccess(ctx, s.store.Read(), c, orgID, true); oerr != nil {
 			return oerr
 		}
 		return nil

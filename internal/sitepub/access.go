@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"docsd/internal/access"
 	"docsd/internal/apperr"
 	"docsd/internal/clock"
 )
@@ -102,30 +103,39 @@ type Refusal struct {
 
 func (r *Refusal) Error() string { return "reader refused: " + r.Reason.Error() }
 
-// Admit decides whether reader may read site. Errors are a *Refusal, or a storage failure.
+// Admit decides whether reader may read site. It authenticates the reader (an active share
+// key, a valid visitor token) and leaves the decision to the access component
+// (access.AdmitReader). Errors are a *Refusal, or a storage failure.
 func (s *Service) Admit(ctx context.Context, site Site, reader Reader) (Admission, error) {
 	adm := Admission{NoIndex: site.Visibility != Public}
+	caller := access.Caller{Kind: access.Anonymous, Site: site.ID}
+	reason := errors.New("unknown visibility " + string(site.Visibility))
 	switch site.Visibility {
-	case Public, Unlisted:
 	case ShareLink:
-		ok := false
+		reason = errors.New("no active share link key")
 		if reader.ShareKey != "" {
-			var err error
-			if ok, err = s.src.ShareKeyActive(ctx, site.ID, reader.ShareKey); err != nil {
+			ok, err := s.src.ShareKeyActive(ctx, site.ID, reader.ShareKey)
+			if err != nil {
 				return adm, err
 			}
-		}
-		if !ok {
-			return adm, &Refusal{Reason: errors.New("no active share link key")}
+			if ok {
+				caller.Kind, caller.ShareKey = access.ShareLink, reader.ShareKey
+			}
 		}
 	case VisitorAuth:
 		claims, err := VerifyToken(reader.Token, site.Auth.Key, s.clock.Now())
-		if err != nil {
-			return adm, &Refusal{Unauthorized: true, LoginURL: site.Auth.FallbackURL, Reason: err}
+		if err == nil {
+			caller.Kind, caller.Claims = access.SiteVisitor, claims
+			adm.Claims.Signed = claims
 		}
-		adm.Claims.Signed = claims
+		reason = err
+	}
+	switch access.AdmitReader(string(site.Visibility), caller) {
+	case access.DenyUnauthenticated:
+		return adm, &Refusal{Unauthorized: true, LoginURL: site.Auth.FallbackURL, Reason: reason}
+	case access.Allow:
 	default:
-		return adm, &Refusal{Reason: errors.New("unknown visibility " + string(site.Visibility))}
+		return adm, &Refusal{Reason: reason}
 	}
 	adm.Claims.Unsigned = s.claimSchema(site.AdaptiveSchema).Unsigned(reader.UnsignedCookie, reader.Query)
 	return adm, nil

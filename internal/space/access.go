@@ -3,18 +3,18 @@ package space
 import (
 	"context"
 
+	"docsd/internal/access"
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
 )
 
-// Access holds what decides one user's roles on the content of one organization: their
-// membership, the grants that reach them, and the collection tree. It implements the rule in
-// the package documentation, once, for single lookups and for whole lists alike.
+// Access is one user's access to the content of one organization: the access component's
+// facts (internal/access decides every role from them) with the organization's collections,
+// which lists also walk.
 type Access struct {
-	member      bool
-	orgRole     auth.Role
-	grants      map[Target]auth.Role
+	facts       *access.Facts
 	collections map[string]Collection
+	caller      auth.Caller // whose installation limits apply (accessIn)
 }
 
 // NewAccess builds the access of a user with the given membership (member is false for
@@ -26,11 +26,35 @@ func NewAccess(orgRole auth.Role, member bool, grants []Grant, collections []Col
 
 // newAccess is NewAccess over a collection map that the accesses of many users can share.
 func newAccess(orgRole auth.Role, member bool, grants []Grant, collections map[string]Collection) *Access {
-	a := &Access{member: member, orgRole: orgRole, grants: map[Target]auth.Role{}, collections: collections}
-	for _, g := range grants {
-		a.grants[g.Target] = auth.Stronger(a.grants[g.Target], g.Role)
+	return &Access{facts: access.NewFacts(orgRole, member, accessGrants(grants), collectionTree(collections)),
+		collections: collections}
+}
+
+// accessGrants are grants as the access component takes them: only their target and role
+// count.
+func accessGrants(grants []Grant) []access.Grant {
+	out := make([]access.Grant, len(grants))
+	for i, g := range grants {
+		out[i] = access.Grant{Target: access.Target{Kind: access.TargetKind(g.Target.Kind), ID: g.Target.ID}, Role: g.Role}
 	}
-	return a
+	return out
+}
+
+// collectionTree is an organization's collections (or those above one space) as the access
+// component climbs them.
+type collectionTree map[string]Collection
+
+func (t collectionTree) Node(id string) (access.Node, bool) {
+	c, ok := t[id]
+	return access.Node{Parent: c.Parent, DefaultLevel: access.Level(c.DefaultLevel)}, ok
+}
+
+func (t collectionTree) Len() int { return len(t) }
+
+// accessNode is a space as the access component sees it.
+func accessNode(s Space) access.SpaceNode {
+	return access.SpaceNode{ID: s.ID, Parent: s.Parent, DefaultLevel: access.Level(s.DefaultLevel),
+		Private: s.Visibility == Private, InCollection: s.Visibility == InCollection}
 }
 
 func collectionMap(cols []Collection) map[string]Collection {
@@ -42,92 +66,38 @@ func collectionMap(cols []Collection) map[string]Collection {
 }
 
 // OrgRole is the user's role in the organization (Guest for guests and non-members).
-func (a *Access) OrgRole() auth.Role { return a.orgRole }
+func (a *Access) OrgRole() auth.Role { return a.facts.OrgRole() }
 
 // Member reports whether the user is an enabled member of the organization.
-func (a *Access) Member() bool { return a.member }
+func (a *Access) Member() bool { return a.facts.Member() }
 
 // SpaceRole is the user's effective role on a space; Guest means no access.
 func (a *Access) SpaceRole(s Space) auth.Role {
-	if !a.member {
-		return auth.Guest
-	}
-	if a.orgRole == auth.Admin {
-		return auth.Admin
-	}
-	r := auth.Stronger(a.grants[Target{SpaceKind, s.ID}], a.inheritedGrant(s.Parent))
-	if a.orgRole == auth.Guest || s.Visibility == Private {
-		return r
-	}
-	r = auth.Stronger(r, a.defaultLevel(s.DefaultLevel, s.Parent))
-	if s.Visibility == InCollection && s.Parent != "" && a.CollectionRole(s.Parent).AtLeast(auth.Read) {
-		r = auth.Stronger(r, auth.Read)
-	}
-	return r
+	return access.Limit(a.caller, s.OrganizationID, s.ID, a.facts.SpaceRole(accessNode(s)))
 }
 
 // CollectionRole is the user's effective role on a collection; Guest means no access (also
 // for a collection that does not exist).
 func (a *Access) CollectionRole(id string) auth.Role {
-	c, ok := a.collections[id]
-	if !a.member || !ok {
-		return auth.Guest
-	}
-	if a.orgRole == auth.Admin {
-		return auth.Admin
-	}
-	r := a.inheritedGrant(id)
-	if a.orgRole == auth.Guest {
-		return r
-	}
-	return auth.Stronger(r, a.defaultLevel(c.DefaultLevel, c.Parent))
+	return access.LimitCollection(a.caller, a.facts.CollectionRole(id))
 }
 
 // LevelRole is the user's role at a level of the tree where something new would go: the
 // collection's role, or at the top level the organization role.
 func (a *Access) LevelRole(collectionID string) auth.Role {
-	if collectionID == "" {
-		if !a.member {
-			return auth.Guest
-		}
-		return a.orgRole
-	}
-	return a.CollectionRole(collectionID)
-}
-
-// inheritedGrant is the strongest grant on collectionID and every collection above it.
-func (a *Access) inheritedGrant(collectionID string) auth.Role {
-	r := auth.Guest
-	for id, hops := collectionID, 0; id != "" && hops <= len(a.collections); hops++ {
-		r = auth.Stronger(r, a.grants[Target{CollectionKind, id}])
-		id = a.collections[id].Parent
-	}
-	return r
-}
-
-// defaultLevel resolves a node's default level for a non-guest member: "inherit" climbs to
-// the parent collection, and past the top of the tree it is the organization role.
-func (a *Access) defaultLevel(l Level, parent string) auth.Role {
-	for hops := 0; l == Inherit; hops++ {
-		if parent == "" || hops > len(a.collections) {
-			return a.orgRole
-		}
-		c := a.collections[parent]
-		l, parent = c.DefaultLevel, c.Parent
-	}
-	return l.Role()
+	return access.LimitCollection(a.caller, a.facts.LevelRole(collectionID))
 }
 
 // accessIn loads the caller's access to orgID's content.
-func (s *Service) accessIn(ctx context.Context, tx Tx, userID, orgID string) (*Access, error) {
-	role, member, err := tx.Membership(ctx, orgID, userID)
+func (s *Service) accessIn(ctx context.Context, tx Tx, c auth.Caller, orgID string) (*Access, error) {
+	role, member, err := s.access.OrgRole(ctx, tx, c, orgID)
 	if err != nil {
 		return nil, err
 	}
 	if !member {
 		return NewAccess(auth.Guest, false, nil, nil), nil
 	}
-	grants, err := tx.GrantsFor(ctx, orgID, userID)
+	grants, err := tx.GrantsFor(ctx, orgID, c.UserID)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +105,9 @@ func (s *Service) accessIn(ctx context.Context, tx Tx, userID, orgID string) (*A
 	if err != nil {
 		return nil, err
 	}
-	return NewAccess(role, true, grants, cols), nil
+	acc := NewAccess(role, true, grants, cols)
+	acc.caller = c
+	return acc, nil
 }
 
 // View is a space as one caller sees it.
@@ -145,28 +117,10 @@ type View struct {
 }
 
 // SpacePermissions is the `permissions` object of a space.
-type SpacePermissions struct {
-	View, Access, Admin, ViewInviteLinks, Edit, TriggerGitSync, Comment, Merge, Review, InstallIntegration bool
-}
+type SpacePermissions = access.SpacePermissions
 
-// Permissions are what the caller may do with the space. Content edits (edit, merge, git
-// sync) are off while the space is locked, whatever the role.
-func (v View) Permissions() SpacePermissions {
-	r := v.Role
-	editable := v.EditMode != Locked
-	return SpacePermissions{
-		View:               r.AtLeast(auth.Read),
-		Access:             r.AtLeast(auth.Read),
-		Admin:              r == auth.Admin,
-		ViewInviteLinks:    r == auth.Admin,
-		Edit:               r.AtLeast(auth.Edit) && editable,
-		TriggerGitSync:     r.AtLeast(auth.Edit) && editable,
-		Comment:            r.AtLeast(auth.Comment),
-		Merge:              r.AtLeast(auth.Edit) && editable,
-		Review:             r.AtLeast(auth.Review),
-		InstallIntegration: r == auth.Admin,
-	}
-}
+// Permissions are what the caller may do with the space (see access.ForSpace).
+func (v View) Permissions() SpacePermissions { return access.ForSpace(v.Role, v.EditMode == Locked) }
 
 // CollectionView is a collection as one caller sees it.
 type CollectionView struct {
@@ -175,23 +129,16 @@ type CollectionView struct {
 }
 
 // CollectionPermissions is the `permissions` object of a collection.
-type CollectionPermissions struct{ View, Admin, ViewInviteLinks, Create bool }
+type CollectionPermissions = access.CollectionPermissions
 
 // Permissions are what the caller may do with the collection.
-func (v CollectionView) Permissions() CollectionPermissions {
-	return CollectionPermissions{
-		View:            v.Role.AtLeast(auth.Read),
-		Admin:           v.Role == auth.Admin,
-		ViewInviteLinks: v.Role == auth.Admin,
-		Create:          v.Role.AtLeast(auth.Create),
-	}
-}
+func (v CollectionView) Permissions() CollectionPermissions { return access.ForCollection(v.Role) }
 
 // RoleOn returns a live space with the caller's effective role on it. A caller without at
 // least read access gets the same 404 as for a space that does not exist. Features built on
 // spaces (content, change requests, comments) call it before anything else.
 func (s *Service) RoleOn(ctx context.Context, c auth.Caller, spaceID string) (View, error) {
-	return s.spaceView(ctx, s.store.Read(), c, spaceID, auth.Read, false)
+	return s.view(ctx, s.store.Read(), c, spaceID, auth.Read, false, true)
 }
 
 // RequireEditable refuses content edits on a locked space (409).
@@ -217,16 +164,52 @@ type SpaceAccess struct {
 	Ancestors []Collection
 	// TokenLive is whether the API token asked about still exists.
 	TokenLive bool
+	// Generation is the access generation the facts were read at (see access.Checker).
+	Generation uint64
 }
 
-// role is the user's effective role on the space. The role rule only ever climbs from the
+// SpaceRow is a space read with the access generation and the token check alone
+// (Tx.SpaceRow), for a caller whose facts on it the access component holds.
+type SpaceRow struct {
+	Space      Space
+	TokenLive  bool
+	Generation uint64
+}
+
+// facts is the user's access facts on the space. The role rule only ever climbs from the
 // space to the top of the tree, so the collections above the space decide it as the whole
 // organization's would.
-func (sa SpaceAccess) role() auth.Role {
+func (sa SpaceAccess) facts() *access.Facts {
 	if !sa.Member {
-		return auth.Guest
+		return access.NewFacts(auth.Guest, false, nil, collectionTree(nil))
 	}
-	return NewAccess(sa.Role, true, sa.Grants, sa.Ancestors).SpaceRole(sa.Space)
+	return access.NewFacts(sa.Role, true, accessGrants(sa.Grants), collectionTree(collectionMap(sa.Ancestors)))
+}
+
+// spaceFacts reads a space with the caller's access facts on it. With cache (reads only),
+// facts the access component cached at the current access generation are reused: the space
+// is then read with the generation alone, and the climb of the collection tree is skipped.
+// A write transaction neither reuses nor caches facts: it decides on what it reads itself,
+// and what it reads may be rolled back with it.
+func (s *Service) spaceFacts(ctx context.Context, tx Tx, userID, id, token string, cache bool) (Space, *access.Facts, bool, error) {
+	if cache && s.access.Cached(userID, id) {
+		row, err := tx.SpaceRow(ctx, id, userID, token)
+		if err != nil {
+			return Space{}, nil, false, err
+		}
+		if f, ok := s.access.At(userID, id, row.Generation); ok {
+			return row.Space, f, row.TokenLive, nil
+		}
+	}
+	sa, err := tx.SpaceAccess(ctx, id, userID, token)
+	if err != nil {
+		return Space{}, nil, false, err
+	}
+	f := sa.facts()
+	if cache {
+		s.access.Remember(userID, id, sa.Generation, f)
+	}
+	return sa.Space, f, sa.TokenLive, nil
 }
 
 // spaceView loads a space and the caller's role on it, and checks they hold at least min:
@@ -236,32 +219,33 @@ func (sa SpaceAccess) role() auth.Role {
 // When the caller's token is still to be confirmed (auth.TokenCheck), the same statement
 // reads it: a token deleted meanwhile is a 401.
 func (s *Service) spaceView(ctx context.Context, tx Tx, c auth.Caller, id string, min auth.Role, trashed bool) (View, error) {
+	return s.view(ctx, tx, c, id, min, trashed, false)
+}
+
+// view is spaceView, through the access component's cache when cache is set (reads).
+func (s *Service) view(ctx context.Context, tx Tx, c auth.Caller, id string, min auth.Role, trashed, cache bool) (View, error) {
 	token := c.TokenToCheck()
-	sa, err := tx.SpaceAccess(ctx, id, c.UserID, token)
+	sp, facts, live, err := s.spaceFacts(ctx, tx, c.UserID, id, token, cache)
 	if err == nil && token != "" {
-		c.TokenChecked(sa.TokenLive)
-		if !sa.TokenLive {
+		c.TokenChecked(live)
+		if !live {
 			return View{}, apperr.New(apperr.Unauthorized, "invalid API token")
 		}
 	}
-	if err != nil || (sa.Space.DeletedAt != nil) != trashed {
+	if err != nil || (sp.DeletedAt != nil) != trashed {
 		if err == nil {
 			err = ErrNotFound
 		}
 		return View{}, notFound(err, "space %s not found", id)
 	}
-	v := View{Space: sa.Space, Role: sa.role()}
-	if c.Installation != nil {
-		// An integration installation's token: its scopes, on the spaces it covers.
-		v.Role = c.Installation.SpaceRole(sa.Space.OrganizationID, sa.Space.ID)
-	}
+	v := View{Space: sp, Role: access.Limit(c, sp.OrganizationID, id, facts.SpaceRole(accessNode(sp)))}
 	return v, requireRole(v.Role, min, "space", id)
 }
 
 // viewOf is a space with the caller's current role on it, whatever that role is: after a
 // change, the caller may have gained or lost access.
 func (s *Service) viewOf(ctx context.Context, tx Tx, c auth.Caller, sp Space) (View, error) {
-	acc, err := s.accessIn(ctx, tx, c.UserID, sp.OrganizationID)
+	acc, err := s.accessIn(ctx, tx, c, sp.OrganizationID)
 	if err != nil {
 		return View{}, err
 	}
@@ -274,7 +258,7 @@ func (s *Service) collectionView(ctx context.Context, tx Tx, c auth.Caller, id s
 	if err != nil {
 		return CollectionView{}, nil, notFound(err, "collection %s not found", id)
 	}
-	acc, err := s.accessIn(ctx, tx, c.UserID, col.OrganizationID)
+	acc, err := s.accessIn(ctx, tx, c, col.OrganizationID)
 	if err != nil {
 		return CollectionView{}, nil, err
 	}
@@ -282,13 +266,5 @@ func (s *Service) collectionView(ctx context.Context, tx Tx, c auth.Caller, id s
 	return v, acc, requireRole(v.Role, min, "collection", id)
 }
 
-// requireRole is 404 without read access and 403 below min.
-func requireRole(r, min auth.Role, kind, id string) error {
-	if !r.AtLeast(auth.Read) {
-		return apperr.NotFoundf("%s %s not found", kind, id)
-	}
-	if !r.AtLeast(min) {
-		return apperr.Forbiddenf("this needs the %s role on %s %s (you have %s)", min, kind, id, r)
-	}
-	return nil
-}
+// requireRole is 404 without read access and 403 below min (access.Require).
+func requireRole(r, min auth.Role, kind, id string) error { return access.Require(r, min, kind, id) }

@@ -42,7 +42,7 @@ func (s *Service) CreateCollection(ctx context.Context, c auth.Caller, orgID str
 
 // collectionViewOf is a collection with the caller's current role on it, whatever it is.
 func (s *Service) collectionViewOf(ctx context.Context, tx Tx, c auth.Caller, col Collection) (CollectionView, error) {
-	acc, err := s.accessIn(ctx, tx, c.UserID, col.OrganizationID)
+	acc, err := s.accessIn(ctx, tx, c, col.OrganizationID)
 	if err != nil {
 		return CollectionView{}, err
 	}

@@ -99,7 +99,7 @@ func (s *Service) Create(ctx context.Context, c auth.Caller, orgID string, n New
 // newPlace checks that the caller may create something at a level of orgID (the top level,
 // or the collection parent) and returns their access and the position at the end of it.
 func (s *Service) newPlace(ctx context.Context, tx Tx, c auth.Caller, orgID, parent string) (*Access, string, error) {
-	acc, err := s.accessIn(ctx, tx, c.UserID, orgID)
+	acc, err := s.accessIn(ctx, tx, c, orgID)
 	if err != nil {
 		return nil, "", err
 	}
@@ -165,7 +165,7 @@ func (s *Service) Duplicate(ctx context.Context, c auth.Caller, id string) (View
 		if err != nil {
 			return err
 		}
-		acc, err := s.accessIn(ctx, tx, c.UserID, src.OrganizationID)
+		acc, err := s.accessIn(ctx, tx, c, src.OrganizationID)
 		if err != nil {
 			return err
 		}

@@ -104,7 +104,7 @@ func (s *Service) requireListable(ctx context.Context, tx Tx, c auth.Caller, t T
 	if err != nil {
 		return "", err
 	}
-	role, _, err := tx.Membership(ctx, orgID, c.UserID)
+	role, _, err := s.access.OrgRole(ctx, tx, c, orgID)
 	if err == nil && role == auth.Guest {
 		err = apperr.Forbiddenf("guests may not list who has access")
 	}
@@ -176,7 +176,7 @@ func (s *Service) checkPrincipal(ctx context.Context, tx Tx, orgID string, p Pri
 		}
 		return err
 	}
-	_, member, err := tx.Membership(ctx, orgID, p.ID)
+	_, member, err := s.access.OrgRole(ctx, tx, auth.Caller{UserID: p.ID}, orgID)
 	if err == nil && !member {
 		return apperr.NotFoundf("user %s is not a member of the organization", p.ID)
 	}
@@ -213,7 +213,7 @@ func (s *Service) TeamGrants(ctx context.Context, c auth.Caller, t Target, page 
 	if err != nil {
 		return res, err
 	}
-	role, _, err := tx.Membership(ctx, orgID, c.UserID)
+	role, _, err := s.access.OrgRole(ctx, tx, c, orgID)
 	if err != nil {
 		return res, err
 	}

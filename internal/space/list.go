@@ -84,7 +84,7 @@ func (t *treeOrder) collection(id string) string {
 // ListInOrganization lists the spaces of an organization the caller can see, in tree order.
 func (s *Service) ListInOrganization(ctx context.Context, c auth.Caller, orgID string, page paging.Request) (paging.Result[View], error) {
 	tx := s.store.Read()
-	acc, err := s.accessIn(ctx, tx, c.UserID, orgID)
+	acc, err := s.accessIn(ctx, tx, c, orgID)
 	if err != nil {
 		return paging.Result[View]{}, err
 	}
@@ -129,7 +129,7 @@ func visibleSpaces(acc *Access, spaces []Space, keep func(Space) bool) []View {
 // order: every level when nested is true, the top level only otherwise.
 func (s *Service) ListCollections(ctx context.Context, c auth.Caller, orgID string, nested bool, page paging.Request) (paging.Result[CollectionView], error) {
 	tx := s.store.Read()
-	acc, err := s.accessIn(ctx, tx, c.UserID, orgID)
+	acc, err := s.accessIn(ctx, tx, c, orgID)
 	if err != nil {
 		return paging.Result[CollectionView]{}, err
 	}
@@ -158,7 +158,7 @@ type MemberSpace struct {
 // guests may ask only about themselves (they do not see the organization's members).
 func (s *Service) ListForMember(ctx context.Context, c auth.Caller, orgID, userID string, ascending bool, page paging.Request) (paging.Result[MemberSpace], error) {
 	tx := s.store.Read()
-	mine, err := s.accessIn(ctx, tx, c.UserID, orgID)
+	mine, err := s.accessIn(ctx, tx, c, orgID)
 	if err != nil {
 		return paging.Result[MemberSpace]{}, err
 	}
@@ -168,7 +168,7 @@ func (s *Service) ListForMember(ctx context.Context, c auth.Caller, orgID, userI
 	if mine.OrgRole() == auth.Guest && userID != c.UserID {
 		return paging.Result[MemberSpace]{}, apperr.Forbiddenf("guests may not list other members' spaces")
 	}
-	theirs, err := s.accessIn(ctx, tx, userID, orgID)
+	theirs, err := s.accessIn(ctx, tx, auth.Caller{UserID: userID}, orgID)
 	if err != nil {
 		return paging.Result[MemberSpace]{}, err
 	}

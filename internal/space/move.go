@@ -60,7 +60,7 @@ func (s *Service) Move(ctx context.Context, c auth.Caller, id string, m Move) (V
 func (s *Service) moveSpace(ctx context.Context, tx Tx, c auth.Caller, sp Space, dest string, pos *Position, now time.Time) (View, error) {
 	sameLevel := dest == sp.Parent
 	if !sameLevel {
-		acc, err := s.accessIn(ctx, tx, c.UserID, sp.OrganizationID)
+		acc, err := s.accessIn(ctx, tx, c, sp.OrganizationID)
 		if err != nil {
 			return View{}, err
 		}
@@ -154,7 +154,7 @@ func validateTransfer(orgID string, parent *string) error {
 // trees (in a fixed order, so two opposite transfers cannot deadlock) and returns the
 // target's tree, with dest checked to be one of its collections.
 func (s *Service) transferTarget(ctx context.Context, tx Tx, c auth.Caller, fromOrg, toOrg, dest string) (*orgTree, error) {
-	role, member, err := tx.Membership(ctx, toOrg, c.UserID)
+	role, member, err := s.access.OrgRole(ctx, tx, c, toOrg)
 	if err != nil {
 		return nil, err
 	}

@@ -35,6 +35,7 @@ import (
 	"errors"
 	"time"
 
+	"docsd/internal/access"
 	"docsd/internal/account"
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
@@ -137,12 +138,15 @@ var ErrNotFound = errors.New("space: not found")
 
 // Service implements the rules of spaces, collections and grants on top of a Store.
 type Service struct {
-	store Store
-	clock clock.Clock
+	store  Store
+	access *access.Checker
+	clock  clock.Clock
 }
 
-// NewService returns the space service.
-func NewService(s Store, c clock.Clock) *Service { return &Service{store: s, clock: c} }
+// NewService returns the space service; it asks acc for every role.
+func NewService(s Store, acc *access.Checker, c clock.Clock) *Service {
+	return &Service{store: s, access: acc, clock: c}
+}
 
 // Store runs reads and write transactions over spaces.
 type Store interface {
@@ -160,8 +164,8 @@ type Tx interface {
 
 // OrgTx reads what the space service needs to know of organizations.
 type OrgTx interface {
-	// Membership returns userID's role in orgID; ok is false unless they are an enabled member.
-	Membership(ctx context.Context, orgID, userID string) (role auth.Role, ok bool, err error)
+	// MemberRole is read by the access component only (access.Store).
+	access.Store
 	// Members lists the enabled members of orgID.
 	Members(ctx context.Context, orgID string) ([]Member, error)
 	// LockTree serializes the changes to an organization's content tree (moves, transfers,
@@ -185,6 +189,10 @@ type SpaceTx interface {
 	// is "", it also reads whether that API token of userID still exists. ErrNotFound if the
 	// space does not exist.
 	SpaceAccess(ctx context.Context, id, userID, tokenID string) (SpaceAccess, error)
+	// SpaceRow returns a space, in the trash or not, with the access generation and, unless
+	// tokenID is "", whether that API token of userID still exists. ErrNotFound if the space
+	// does not exist.
+	SpaceRow(ctx context.Context, id, userID, tokenID string) (SpaceRow, error)
 	UpdateSpace(ctx context.Context, s Space) error
 	// Spaces lists the live spaces of an organization (not those in the trash), in no order.
 	Spaces(ctx context.Context, orgID string) ([]Space, error)

@@ -165,17 +165,6 @@ func (t spaceTx) SchedulePurge(ctx context.Context, id string, deletedAt, runAt 
 	return t.q.EnqueueJob(ctx, space.PurgeJob, space.PurgeRequest{Space: id}, runAt, key)
 }
 
-func (t spaceTx) Membership(ctx context.Context, orgID, userID string) (auth.Role, bool, error) {
-	var role sql.NullString
-	var disabled bool
-	err := t.q.QueryRow(ctx, `SELECT role, disabled FROM members WHERE organization_id = ? AND user_id = ?`,
-		orgID, userID).Scan(&role, &disabled)
-	if errors.Is(err, ErrNotFound) {
-		return auth.Guest, false, nil
-	}
-	return auth.Role(role.String), err == nil && !disabled, err
-}
-
 func (t spaceTx) Members(ctx context.Context, orgID string) ([]space.Member, error) {
 	rows, err := t.q.Query(ctx, `SELECT m.role, u.id, u.email, u.email_verified, u.display_name, u.photo_url, u.created_at
 		FROM members m JOIN users u ON u.id = m.user_id WHERE m.organization_id = ? AND m.disabled = FALSE`, orgID)

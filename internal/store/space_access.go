@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 
 	"docsd/internal/auth"
 	"docsd/internal/space"
@@ -26,7 +27,8 @@ const spaceAccessSQL = `WITH RECURSIVE up (id, parent, level, org) AS (
 	SELECT c.id, c.parent_id, c.default_level, c.organization_id
 	FROM up JOIN collections c ON c.id = up.parent AND c.organization_id = up.org
 )
-SELECT ` + spaceColumns + `, m.role, m.disabled, t.id, x.kind, x.target, x.parent, x.principal, x.role
+SELECT ` + spaceColumns + `, m.role, m.disabled, t.id, x.kind, x.target, x.parent, x.principal, x.role,
+	(` + accessGenerationSQL + `)
 FROM spaces s
 LEFT JOIN members m ON m.organization_id = s.organization_id AND m.user_id = ?
 LEFT JOIN api_tokens t ON t.id = ? AND t.user_id = ?
@@ -69,8 +71,9 @@ func (t spaceTx) SpaceAccess(ctx context.Context, id, userID, tokenID string) (s
 	for rows.Next() {
 		var role, token, kind, target, parent, principal, value sql.NullString
 		var disabled sql.NullBool
+		var gen int64
 		sp, err := scanSpace(func(dest ...any) error {
-			return rows.Scan(append(dest, &role, &disabled, &token, &kind, &target, &parent, &principal, &value)...)
+			return rows.Scan(append(dest, &role, &disabled, &token, &kind, &target, &parent, &principal, &value, &gen)...)
 		})
 		if err != nil {
 			return space.SpaceAccess{}, mapErr(err)
@@ -81,6 +84,7 @@ func (t spaceTx) SpaceAccess(ctx context.Context, id, userID, tokenID string) (s
 			sa.Member = disabled.Valid && !disabled.Bool // disabled is NULL without a membership; a guest's role is NULL
 			sa.Role = auth.Role(role.String)
 			sa.TokenLive = token.Valid
+			sa.Generation = uint64(gen)
 		}
 		if kind.String == "collection" {
 			sa.Ancestors = append(sa.Ancestors, space.Collection{ID: target.String, OrganizationID: sp.OrganizationID,
@@ -97,4 +101,25 @@ func (t spaceTx) SpaceAccess(ctx context.Context, id, userID, tokenID string) (s
 		return space.SpaceAccess{}, space.ErrNotFound
 	}
 	return sa, nil
+}
+
+// spaceRowSQL is a space with the access generation and the token check, for a caller whose
+// access facts on it are cached: a primary-key read instead of the climb above.
+const spaceRowSQL = `SELECT ` + spaceColumns + `, t.id, (` + accessGenerationSQL + `)
+FROM spaces s LEFT JOIN api_tokens t ON t.id = ? AND t.user_id = ?
+WHERE s.id = ?`
+
+func (t spaceTx) SpaceRow(ctx context.Context, id, userID, tokenID string) (space.SpaceRow, error) {
+	var token sql.NullString
+	var gen int64
+	sp, err := scanSpace(func(dest ...any) error {
+		return t.q.QueryRow(ctx, spaceRowSQL, tokenID, userID, id).Scan(append(dest, &token, &gen)...)
+	})
+	if errors.Is(err, ErrNotFound) {
+		return space.SpaceRow{}, space.ErrNotFound
+	}
+	if err != nil {
+		return space.SpaceRow{}, err
+	}
+	return space.SpaceRow{Space: sp, TokenLive: token.Valid, Generation: uint64(gen)}, nil
 }

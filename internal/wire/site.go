@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"docsd/internal/access"
 	"encoding/json"
 
 	"docsd/internal/auth"
@@ -80,9 +81,9 @@ type SitePermissions struct {
 const siteDefaultLevel = "read"
 
 func sitePermissions(role auth.Role) SitePermissions {
-	member, admin := role != auth.Guest, role == auth.Admin
-	return SitePermissions{View: member, Access: member, Edit: admin, Create: admin, Admin: admin,
-		InstallIntegration: admin, ViewAdaptiveSchema: member, EditAdaptiveSchema: admin}
+	p := access.ForSite(role)
+	return SitePermissions{View: p.View, Access: p.Access, Edit: p.Edit, Create: p.Create, Admin: p.Admin,
+		InstallIntegration: p.InstallIntegration, ViewAdaptiveSchema: p.ViewAdaptiveSchema, EditAdaptiveSchema: p.EditAdaptiveSchema}
 }
 
 // SiteLocation is the API URL of a site.

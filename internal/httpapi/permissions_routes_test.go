@@ -1,0 +1,150 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"docsd/internal/apitest"
+	"docsd/internal/auth"
+)
+
+// TestPermissionMatrixRoutes calls every operation of api/openapi.yaml as every kind of
+// caller (no token, a bad token, a share-link reader, a user of no organization here, and
+// members holding each role, the organization admin last), with valid requests on the
+// fuzzer's fixtures, and holds each answer to the outcome that routeNeeds writes once per
+// operation: the least a caller needs. Callers below it are refused as the access rule says
+// (401 without a valid token, 404 to whoever may not know the object exists, 403 to members
+// below the role); callers at or above it are let through (any answer but 401 and 403, and
+// 404 only where the object is gone or the admin gets it too).
+//
+// DOCSD_MATRIX_DUMP=1 logs the statuses seen, one line per operation, for writing the table.
+func TestPermissionMatrixRoutes(t *testing.T) {
+	e := apitest.New(t)
+	f := &fuzzer{t: t, e: e, rng: rand.New(rand.NewPCG(15, 15)), doc: loadOpenAPI(t),
+		client: &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse
+		}}}
+	f.ops = f.operations()
+	f.setUp()
+	shareKey := matrixShareKey(t, e, crossOrgValue(f.real, "siteId"))
+	// New spaces are private; the fixture space takes its readers from the organization's
+	// roles instead, so that each member holds their organization role on it.
+	e.Patch(e.Admin, "/v1/spaces/"+crossOrgValue(f.real, "spaceId"), map[string]any{"visibility": "unlisted"}).Expect(200)
+
+	callers := []routeCaller{
+		{name: "no token", actor: apitest.Anonymous},
+		{name: "bad token", actor: apitest.Actor{Token: auth.TokenPrefix + "notatokenanyoneholds000"}},
+		{name: "share-link reader", actor: apitest.Anonymous, shareKey: shareKey},
+		{name: "outsider", actor: e.NewUser("matrix outsider")},
+	}
+	for _, r := range []auth.Role{auth.Read, auth.Comment, auth.Edit, auth.Review, auth.Create} {
+		callers = append(callers, routeCaller{name: string(r), role: r, actor: e.Member("matrix "+string(r), r)})
+	}
+	callers = append(callers, routeCaller{name: "admin", role: auth.Admin, actor: e.Admin})
+
+	// Operations that remove or move the fixtures come late, and those that make the caller
+	// a member (joining, accepting an invite) last: after them the outsider is one.
+	ops := slices.Clone(f.ops)
+	rank := func(op *fuzzOp) int {
+		switch {
+		case strings.HasSuffix(op.path, "/join") || strings.HasSuffix(op.path, "/invites/{inviteId}"):
+			return 2
+		case op.destructive():
+			return 1
+		}
+		return 0
+	}
+	// Among the destructive ones, what lies deeper goes first: deleting an integration before
+	// its installations would leave nothing for the calls on them to refuse.
+	depth := func(op *fuzzOp) int { return strings.Count(op.path, "/") }
+	sort.SliceStable(ops, func(i, j int) bool {
+		if rank(ops[i]) != rank(ops[j]) {
+			return rank(ops[i]) < rank(ops[j])
+		}
+		return rank(ops[i]) == 1 && depth(ops[i]) > depth(ops[j])
+	})
+	dump := os.Getenv("DOCSD_MATRIX_DUMP") != ""
+	var failures, lines []string
+	for _, op := range ops {
+		need, ok := routeNeeds[op.key()]
+		if !ok {
+			failures = append(failures, fmt.Sprintf("%s: not in routeNeeds: write the least it needs", op.key()))
+		}
+		statuses := make([]int, len(callers))
+		// One request, sent by each caller in turn: only the caller differs.
+		base := crossOrgRequest(f, op, apitest.Anonymous, nil)
+		for i, c := range callers {
+			req := base
+			req.actor = c.actor
+			if c.shareKey != "" {
+				sep := "?"
+				if strings.Contains(req.target, "?") {
+					sep = "&"
+				}
+				req.target += sep + "shareKey=" + c.shareKey
+			}
+			status, _, err := f.send(req)
+			if err != nil {
+				failures = append(failures, fmt.Sprintf("%s as %s: %v", op.key(), c.name, err))
+			}
+			statuses[i] = status
+		}
+		if dump {
+			lines = append(lines, fmt.Sprintf("%-70q %v", op.key(), statuses))
+		}
+		if !ok {
+			continue
+		}
+		for i, c := range callers {
+			if why := need.judge(op, callers, statuses, i); why != "" {
+				failures = append(failures, fmt.Sprintf("%s as %s: %d, %s (all: %v)", op.key(), c.name, statuses[i], why, statuses))
+			}
+		}
+	}
+	for _, k := range sortedKeys(routeNeeds) {
+		if !slices.ContainsFunc(f.ops, func(op *fuzzOp) bool { return op.key() == k }) {
+			failures = append(failures, fmt.Sprintf("routeNeeds names %q, which api/openapi.yaml does not describe", k))
+		}
+	}
+	if dump {
+		t.Logf("statuses by caller %v:\n%s", routeCallerNames(callers), strings.Join(lines, "\n"))
+	}
+	t.Logf("permission matrix (%s): %d operations × %d callers", apitest.Engine(), len(ops), len(callers))
+	if len(failures) > 0 {
+		t.Errorf("%d wrong answers:\n\t%s", len(failures), strings.Join(failures, "\n\t"))
+	}
+}
+
+type routeCaller struct {
+	name     string
+	actor    apitest.Actor
+	role     auth.Role // the organization role of a member ("" for the others)
+	shareKey string
+}
+
+func routeCallerNames(cs []routeCaller) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.name
+	}
+	return out
+}
+
+// matrixShareKey is the key of a new share link of the site, read from the link's URL.
+func matrixShareKey(t *testing.T, e *apitest.Env, siteID string) string {
+	t.Helper()
+	r := e.Post(e.Admin, "/v1/orgs/"+e.Org+"/sites/"+siteID+"/share-links", map[string]any{"name": "Matrix"}).Expect(201)
+	u, err := url.Parse(r.Str("urls.published"))
+	if err != nil || u.Query().Get("shareKey") == "" {
+		t.Fatalf("no share key in %q (%v)", r.Str("urls.published"), err)
+	}
+	return u.Query().Get("shareKey")
+}

@@ -362,4 +362,42 @@ var routeNeeds = map[string]routeNeed{
 	"DELETE /v1/integrations/{integrationName}/installations/{installationId}":                                 needAdmin,
 	"DELETE /v1/integrations/{integrationName}/dev":                                                            needAdmin,
 	"DELETE /v1/integrations/{integrationName}":                                                                needAdmin,
+	// OpenAPI specifications: members read them, the create role changes them; a public
+	// one's files are for anyone.
+	"GET /v1/openapi-published/{specId}/{file}":                                     needAnyone,
+	"GET /v1/orgs/{organizationId}/openapi":                                         needRead,
+	"POST /v1/orgs/{organizationId}/openapi":                                        needCreate,
+	"GET /v1/orgs/{organizationId}/openapi/{specSlug}":                              needRead,
+	"PUT /v1/orgs/{organizationId}/openapi/{specSlug}":                              needCreate,
+	"PATCH /v1/orgs/{organizationId}/openapi/{specSlug}":                            needCreate,
+	"DELETE /v1/orgs/{organizationId}/openapi/{specSlug}":                           needCreate,
+	"GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions":                     needRead,
+	"GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content/raw":  needRead,
+	"GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}":         needRead,
+	"GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content": needRead,
+
+	// Translations and their glossary: members read them, the create role changes them.
+	"GET /v1/orgs/{organizationId}/translations":                            needRead,
+	"POST /v1/orgs/{organizationId}/translations":                           needCreate,
+	"GET /v1/orgs/{organizationId}/translations/{translationId}":            needRead,
+	"PUT /v1/orgs/{organizationId}/translations/{translationId}":            needCreate,
+	"DELETE /v1/orgs/{organizationId}/translations/{translationId}":         needCreate,
+	"POST /v1/orgs/{organizationId}/translations/{translationId}/run":       needCreate,
+	"GET /v1/orgs/{organizationId}/translations-glossary":                   needRead,
+	"PUT /v1/orgs/{organizationId}/translations-glossary":                   needCreate,
+	"GET /v1/orgs/{organizationId}/translations-glossary/{glossaryEntryId}": needRead,
+
+	// Conversations, their issues and clusters, and agent tasks: members read them; the
+	// edit role ingests conversations and changes tasks.
+	"GET /v1/orgs/{organizationId}/conversations":                      needRead,
+	"POST /v1/orgs/{organizationId}/conversations":                     needEdit,
+	"GET /v1/orgs/{organizationId}/conversations/{conversationId}":     needRead,
+	"GET /v1/orgs/{organizationId}/conversations-issues":               needRead,
+	"GET /v1/orgs/{organizationId}/conversations-issues/{issueId}":     needRead,
+	"GET /v1/orgs/{organizationId}/conversations-clusters":             needRead,
+	"GET /v1/orgs/{organizationId}/conversations-clusters/{clusterId}": needRead,
+	"GET /v1/orgs/{organizationId}/agent-tasks":                        needRead,
+	"GET /v1/orgs/{organizationId}/agent-tasks/{agentTaskId}":          needRead,
+	"PATCH /v1/orgs/{organizationId}/agent-tasks/{agentTaskId}":        needEdit,
+	"GET /v1/orgs/{organizationId}/agents-setup":                       needRead,
 }

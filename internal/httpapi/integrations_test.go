@@ -65,6 +65,8 @@ func TestIntegrationPublishVersionsAndImages(t *testing.T) {
 		{map[string]any{"externalLinks": []map[string]any{{"url": "javascript:alert(1)", "label": "x"}}}, "externalLinks[0].url"},
 		{map[string]any{"visibility": "secret"}, "visibility"},
 		{map[string]any{"script": nil}, "script"},
+		{map[string]any{"script": "export default {\n  fetch() { return new Response('ok') \n}"}, "script: the script does not parse: line 3"},
+		{map[string]any{"script": "export const x = 1;"}, "no default export"},
 	}
 	for _, b := range bad {
 		e.Post(e.Admin, "/v1/integrations/fresh-one", integrationBody(e.Org, b.more)).ExpectError(400).ExpectMessage(b.want)

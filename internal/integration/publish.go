@@ -17,9 +17,9 @@ import (
 	"strings"
 
 	"docsd/internal/apperr"
-	"docsd/internal/jsrun"
 	"docsd/internal/auth"
 	"docsd/internal/ids"
+	"docsd/internal/jsrun"
 	"docsd/internal/validate"
 )
 

@@ -35,6 +35,7 @@ import (
 	"docsd/internal/httpapi"
 	"docsd/internal/ids"
 	"docsd/internal/jobs"
+	"docsd/internal/jsrun"
 	"docsd/internal/org"
 	"docsd/internal/outbox"
 	"docsd/internal/paging"
@@ -190,7 +191,8 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	deliveryClient := fetch.New(outbound)
 	a.Integrations = integration.NewService(store.Integrations{DB: db}, a.Orgs, a.Spaces, a.Sites,
 		seal.New("docsd-integration-secrets", secretsKey), deliveryClient, a.Clock)
-	a.Deliveries = &delivery.Deliverer{Integrations: a.Integrations, Orgs: a.Orgs, Client: deliveryClient, Clock: a.Clock}
+	a.Deliveries = &delivery.Deliverer{Integrations: a.Integrations, Orgs: a.Orgs, Client: deliveryClient, Clock: a.Clock,
+		Scripts: &delivery.Scripts{Engine: jsrun.NewRunner(deliveryClient, jsrun.Limits{})}}
 	a.Deliveries.Register(a.Jobs)
 	a.SiteViews = a.Integrations.NewViews(siteViewPeriod)
 	a.Jobs.Every(integration.PruneJob, time.Hour, a.Integrations.PruneEvents)
@@ -234,6 +236,16 @@ func (a *App) Listen() error {
 		deps.RateLimits = httpapi.RateLimits{Token: c.RateLimitToken, Address: c.RateLimitAddress, Expensive: c.RateLimitExpensive}
 	}
 	api := httpapi.New(deps)
+	// Integration scripts call docsd's API at BaseURL, served in the process (not through the
+	// outbound policy, which refuses docsd's own loopback or private address).
+	if r, ok := a.Deliveries.Scripts.Engine.(*jsrun.Runner); ok {
+		local, err := r.WithLocal(a.BaseURL, api)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		a.Deliveries.Scripts.Engine = local
+	}
 	a.http = &http.Server{
 		Handler:           api,
 		ReadHeaderTimeout: 10 * time.Second,

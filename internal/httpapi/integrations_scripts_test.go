@@ -57,3 +57,20 @@ func TestIntegrationScriptReactsToContentUpdates(t *testing.T) {
 		t.Fatalf("blind: %s\n%s", status, trace)
 	}
 }
+
+// The same integration renders its ContentKit component through the render operation, with the
+// action applied to its state.
+func TestIntegrationScriptRendersComponents(t *testing.T) {
+	t.Parallel()
+	script := jsruntest.Bundle(t, "../../test/jsrun", "integration/index.tsx")
+	e := apitest.New(t)
+	publish(e, "greeter", map[string]any{"script": script})
+	res := e.Post(e.Admin, "/v1/integrations/greeter/render", map[string]any{"componentId": "greeting",
+		"props": map[string]any{"name": "Ann"}, "context": map[string]any{"type": "document", "theme": "light"},
+		"action": map[string]any{"action": "increment"}}).Expect(200)
+	if body := string(res.Body); !strings.Contains(body, `"count":1`) || !strings.Contains(body, `"Ann"`) {
+		t.Fatalf("render: %s", body)
+	}
+	e.Post(e.Admin, "/v1/integrations/greeter/render", map[string]any{"componentId": "nothing",
+		"props": map[string]any{}, "context": map[string]any{"type": "document", "theme": "light"}}).ExpectError(502)
+}

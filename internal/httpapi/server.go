@@ -69,8 +69,10 @@ type Deps struct {
 	ImportSyncPages int
 	Sites           *site.Service
 	Integrations    *integration.Service
-	Search          *search.Service
-	PublishedSites  *sitehttp.Handler // readers' side of sites, outside the API
+	// IntegrationScripts runs integration scripts for the answers that wait on them (renders).
+	IntegrationScripts IntegrationScripts
+	Search             *search.Service
+	PublishedSites     *sitehttp.Handler // readers' side of sites, outside the API
 	// Build identifies this docsd, for GET /v1/.
 	Build buildinfo.Info
 	// Computed computes content from computed sources; nil supports no source type.

@@ -38,6 +38,7 @@ import (
 	"docsd/internal/httpapi"
 	"docsd/internal/ids"
 	"docsd/internal/jobs"
+	"docsd/internal/jsrun"
 	"docsd/internal/openapi"
 	"docsd/internal/org"
 	"docsd/internal/outbox"
@@ -210,7 +211,8 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	deliveryClient := fetch.New(outbound)
 	a.Integrations = integration.NewService(store.Integrations{DB: db}, a.Orgs, a.Spaces, a.Sites,
 		seal.New("docsd-integration-secrets", secretsKey), deliveryClient, a.Clock)
-	a.Deliveries = &delivery.Deliverer{Integrations: a.Integrations, Orgs: a.Orgs, Client: deliveryClient, Clock: a.Clock}
+	a.Deliveries = &delivery.Deliverer{Integrations: a.Integrations, Orgs: a.Orgs, Client: deliveryClient, Clock: a.Clock,
+		Scripts: &delivery.Scripts{Engine: jsrun.NewRunner(deliveryClient, jsrun.Limits{})}}
 	a.Deliveries.Register(a.Jobs)
 	a.SiteViews = a.Integrations.NewViews(siteViewPeriod)
 	a.Jobs.Every(integration.PruneJob, time.Hour, a.Integrations.PruneEvents)
@@ -252,7 +254,7 @@ func (a *App) Listen() error {
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, BodyMemoryBytes: a.Config.BodyMemoryBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
 		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, GitSync: a.GitSync, Embeds: a.Embeds, Imports: a.Imports, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
-		Integrations: a.Integrations, OpenAPI: a.OpenAPI,
+		Integrations: a.Integrations, IntegrationScripts: a.Deliveries, OpenAPI: a.OpenAPI,
 		PDF: a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
 		Translations: a.Translations, Conversations: a.Conversations,
 		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
@@ -269,6 +271,16 @@ func (a *App) Listen() error {
 		deps.RateLimits = httpapi.RateLimits{Token: c.RateLimitToken, Address: c.RateLimitAddress, Expensive: c.RateLimitExpensive}
 	}
 	api := httpapi.New(deps)
+	// Integration scripts call docsd's API at BaseURL, served in the process (not through the
+	// outbound policy, which refuses docsd's own loopback or private address).
+	if r, ok := a.Deliveries.Scripts.Engine.(*jsrun.Runner); ok {
+		local, err := r.WithLocal(a.BaseURL, api)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		a.Deliveries.Scripts.Engine = local
+	}
 	a.http = &http.Server{
 		Handler:           api,
 		ReadHeaderTimeout: 10 * time.Second,

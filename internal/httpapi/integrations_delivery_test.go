@@ -175,13 +175,14 @@ func TestIntegrationDeliveryToDevelopmentTunnel(t *testing.T) {
 	}
 	e.Post(e.Admin, "/v1/integrations/devtool/events/nosuchevent0000000000/replay", nil).ExpectError(404)
 
-	// Turning development mode off: events have nowhere to go and fail at once.
+	// Turning development mode off: events go to the published script, which answers 200.
 	e.Delete(e.Admin, "/v1/integrations/devtool/dev").Expect(205)
 	e.Patch(e.Admin, inst, map[string]any{"externalIds": []string{"x"}}).Expect(200)
 	deliverAll(e)
 	newest := e.Get(e.Admin, "/v1/integrations/devtool/events?limit=1").Expect(200).Items()[0]
-	if status, trace := eventTrace(e, "devtool", newest["id"].(string)); status != "failed" || len(tn.requests()) != 4 ||
-		!strings.Contains(strings.Join(trace, " "), "not in development mode") {
+	if status, trace := eventTrace(e, "devtool", newest["id"].(string)); status != "success" || len(tn.requests()) != 4 ||
+		!strings.Contains(strings.Join(trace, " "), "run the script of version 1") ||
+		!strings.Contains(strings.Join(trace, " "), "answer 200 from the script") {
 		t.Fatalf("without development mode: %s %v", status, trace)
 	}
 }
@@ -190,12 +191,16 @@ func TestIntegrationDeliveryGivesUp(t *testing.T) {
 	t.Parallel()
 	e := apitest.New(t)
 	tn := newTunnel(t, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500)
-	devInstallation(e, "flaky", tn)
+	// The published script fails too, so that the event ends failed wherever it goes.
+	publish(e, "flaky", map[string]any{"script": "export default { fetch() { throw new Error('flaky script') } }"})
+	e.Put(e.Admin, "/v1/integrations/flaky/dev", map[string]any{"tunnelUrl": tn.srv.URL, "all": false}).Expect(204)
+	e.Post(e.Admin, "/v1/integrations/flaky/installations", map[string]any{"organization": e.Org}).Expect(201)
 	deliverAll(e)
 	id := e.Get(e.Admin, "/v1/integrations/flaky/events").Expect(200).Items()[0]["id"].(string)
 	status, trace := eventTrace(e, "flaky", id)
-	// Five failures in a row end development mode, before the sixth and last attempt.
-	if n := len(tn.requests()); status != "failed" || n != 5 || !strings.Contains(trace[len(trace)-1], "not in development mode") {
+	// Five failures in a row end development mode, before the sixth and last attempt, which
+	// runs the published script: its error fails the event for good.
+	if n := len(tn.requests()); status != "failed" || n != 5 || !strings.Contains(trace[len(trace)-1], "the script failed: Error: flaky script") {
 		t.Fatalf("status %s after %d requests: %v", status, n, trace)
 	}
 	e.Post(e.Admin, "/v1/integrations/flaky/tasks", map[string]any{"task": map[string]any{"n": 1}}).Expect(204)

@@ -1,11 +1,14 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 
+	"docsd/internal/apperr"
 	"docsd/internal/auth"
 	"docsd/internal/integration"
+	"docsd/internal/jsrun"
 	"docsd/internal/wire"
 )
 
@@ -76,7 +79,7 @@ func (s *Server) renderIntegrationUIWithGet(w http.ResponseWriter, r *http.Reque
 	if err != nil {
 		return err
 	}
-	return s.Integrations.Render(r.Context(), c, r.PathValue("integrationName"), req)
+	return s.renderIntegrationUI(w, r, c, req)
 }
 
 func (s *Server) renderIntegrationUIWithPost(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
@@ -91,5 +94,32 @@ func (s *Server) renderIntegrationUIWithPost(w http.ResponseWriter, r *http.Requ
 		return err
 	}
 	b, _ := json.Marshal(body)
-	return s.Integrations.Render(r.Context(), c, r.PathValue("integrationName"), b)
+	return s.renderIntegrationUI(w, r, c, b)
+}
+
+// IntegrationScripts runs a ui_render event through an integration's script (delivery.Deliverer).
+type IntegrationScripts interface {
+	Render(ctx context.Context, d integration.Delivery) (*jsrun.Response, error)
+}
+
+// renderIntegrationUI answers the script's ContentKit output with its Cache-Control.
+func (s *Server) renderIntegrationUI(w http.ResponseWriter, r *http.Request, c auth.Caller, req json.RawMessage) error {
+	d, err := s.Integrations.RenderEvent(r.Context(), c, r.PathValue("integrationName"), req)
+	if err != nil {
+		return err
+	}
+	if s.IntegrationScripts == nil {
+		return apperr.New(apperr.Unavailable, "integration scripts do not run on this server")
+	}
+	res, err := s.IntegrationScripts.Render(r.Context(), d)
+	if err != nil {
+		return err
+	}
+	if cc := res.Headers.Get("Cache-Control"); cc != "" {
+		w.Header().Set("Cache-Control", cc)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, err = w.Write(res.Body)
+	return err
 }

@@ -65,6 +65,8 @@ func TestIntegrationPublishVersionsAndImages(t *testing.T) {
 		{map[string]any{"externalLinks": []map[string]any{{"url": "javascript:alert(1)", "label": "x"}}}, "externalLinks[0].url"},
 		{map[string]any{"visibility": "secret"}, "visibility"},
 		{map[string]any{"script": nil}, "script"},
+		{map[string]any{"script": "export default {\n  fetch() { return new Response('ok') \n}"}, "script: the script does not parse: line 3"},
+		{map[string]any{"script": "export const x = 1;"}, "no default export"},
 	}
 	for _, b := range bad {
 		e.Post(e.Admin, "/v1/integrations/fresh-one", integrationBody(e.Org, b.more)).ExpectError(400).ExpectMessage(b.want)
@@ -178,20 +180,44 @@ func TestIntegrationListFilters(t *testing.T) {
 	e.Get(other, "/v1/orgs/"+e.Org+"/integrations").ExpectError(404)
 }
 
-func TestIntegrationRenderIsChecked(t *testing.T) {
+// renderScript answers ui_render events for the component "config" with ContentKit output, as
+// @gitbook/runtime's components do, and 404 for any other.
+const renderScript = `export default { async fetch(request) {
+  const form = await request.formData();
+  const event = JSON.parse(form.get('event'));
+  if (event.type !== 'ui_render' || event.componentId !== 'config') {
+    return new Response('no component ' + event.componentId, { status: 404 });
+  }
+  return Response.json({ type: 'element', state: {}, props: event.props,
+    element: { type: 'block', children: [{ type: 'text', children: 'n=' + event.props.n + ' in ' + event.context.type }] } },
+    { headers: { 'Cache-Control': 'max-age=30' } });
+} }`
+
+func TestIntegrationRenderIsAnsweredByTheScript(t *testing.T) {
 	t.Parallel()
 	e := apitest.New(t)
-	publish(e, "widget", nil)
+	publish(e, "widget", map[string]any{"script": renderScript})
 	// {"componentId":"config","props":{"n":1},"context":{"type":"configuration_account"}}, as
 	// lz-string's compressToEncodedURIComponent gives it.
 	const req = "N4Igxg9gtgDhB2BTeAXAkgExALnAgZgJYDmIANCDAE4QwDOOo8OAjAL4WSqIAeKjIFAE8YiHHnhFiAVyoBDFIQQB9OWEjTUINmyA"
-	e.Get(e.Admin, "/v1/integrations/widget/render?request="+req).ExpectError(503).ExpectMessage("runtime")
+	res := e.Get(e.Admin, "/v1/integrations/widget/render?request="+req).Expect(200)
+	if !strings.Contains(string(res.Body), "n=1 in configuration_account") || res.Header.Get("Cache-Control") != "max-age=30" {
+		t.Fatalf("render: %s %v", res.Body, res.Header)
+	}
+	res = e.Post(e.Admin, "/v1/integrations/widget/render", map[string]any{"componentId": "config", "props": map[string]any{"n": 2},
+		"context": map[string]any{"type": "configuration_space"}}).Expect(200)
+	if !strings.Contains(string(res.Body), "n=2 in configuration_space") {
+		t.Fatalf("render: %s", res.Body)
+	}
 	e.Get(e.Admin, "/v1/integrations/widget/render?request=!!").ExpectError(400)
 	e.Get(e.Admin, "/v1/integrations/nothing/render?request="+req).ExpectError(404)
 	e.Post(e.Admin, "/v1/integrations/widget/render", map[string]any{"props": map[string]any{}, "context": map[string]any{}}).
 		ExpectError(400).ExpectMessage("componentId")
+	// The script's error answer, or its failure, is the server's upstream failing: 502.
 	e.Post(e.Admin, "/v1/integrations/widget/render", map[string]any{"componentId": "c", "props": map[string]any{},
-		"context": map[string]any{"type": "configuration_account"}}).ExpectError(503)
+		"context": map[string]any{"type": "configuration_account"}}).ExpectError(502).ExpectMessage("no component c")
+	publish(e, "broken", map[string]any{"script": "export default { fetch() { throw new Error('cannot render') } }"})
+	e.Get(e.Admin, "/v1/integrations/broken/render?request="+req).ExpectError(502).ExpectMessage("cannot render")
 	outsider := e.NewUser("Out")
 	publish(e, "hidden", map[string]any{"visibility": "private"})
 	e.Get(outsider, "/v1/integrations/hidden/render?request="+req).ExpectError(404)

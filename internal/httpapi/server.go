@@ -78,7 +78,9 @@ type Deps struct {
 	OpenAPI         *openapi.Service // the organizations' OpenAPI specs
 	Translations    *translate.Service
 	Conversations   *conversation.Service
-	PublishedSites  *sitehttp.Handler // readers' side of sites, outside the API
+	// IntegrationScripts runs integration scripts for the answers that wait on them (renders).
+	IntegrationScripts IntegrationScripts
+	PublishedSites     *sitehttp.Handler // readers' side of sites, outside the API
 	// Build identifies this docsd, for GET /v1/.
 	Build buildinfo.Info
 	// Computed computes content from computed sources; nil supports no source type.

@@ -20,7 +20,7 @@ type Delivery struct {
 	Installation *Installation        // nil for an event of no installation
 	Content      *ContentInstallation // the space or site installation the event is about, if any
 	Event        Event
-	Tunnel       string // where to send it; "" when it has nowhere to go
+	Tunnel       string // the development tunnel to send it to; "" to run the integration's script
 	Attempt      int    // this attempt's number, from 1
 	Secrets      map[string]string
 	// SigningSecrets are the integration's, the installation's and the space or site
@@ -55,11 +55,10 @@ func (s *Service) Delivery(ctx context.Context, p DeliveryJobPayload) (d Deliver
 			return err
 		}
 		d = Delivery{Integration: it, Event: ev, Tunnel: it.tunnel(ev.OrgID, now), Attempt: attemptsSinceQueued(ev.Trace) + 1}
-		if d.Tunnel == "" {
-			// No script runs inside docsd yet: an event reaches an integration only through its
-			// development tunnel.
+		if d.Tunnel == "" && it.Script == "" {
+			// Outside development mode the event goes to the published script; there is none.
 			ev.Status = Failed
-			ev.Trace = append(ev.Trace, LogEntry{Message: "not delivered: the integration is not in development mode and this server runs no integration scripts", Timestamp: now, Level: "error"})
+			ev.Trace = append(ev.Trace, LogEntry{Message: "not delivered: the integration is not in development mode and has no script", Timestamp: now, Level: "error"})
 			return tx.UpdateEvent(ctx, ev)
 		}
 		ok = true
@@ -93,7 +92,11 @@ func (s *Service) Delivery(ctx context.Context, p DeliveryJobPayload) (d Deliver
 				return err
 			}
 		}
-		ev.Trace = append(ev.Trace, LogEntry{Message: fmt.Sprintf("attempt %d: POST %s/v1", d.Attempt, strings.TrimRight(d.Tunnel, "/")), Timestamp: now, Level: "info"})
+		msg := fmt.Sprintf("attempt %d: POST %s/v1", d.Attempt, strings.TrimRight(d.Tunnel, "/"))
+		if d.Tunnel == "" {
+			msg = fmt.Sprintf("attempt %d: run the script of version %d", d.Attempt, it.Version)
+		}
+		ev.Trace = append(ev.Trace, LogEntry{Message: msg, Timestamp: now, Level: "info"})
 		d.Event = ev
 		return tx.UpdateEvent(ctx, ev)
 	})
@@ -141,6 +144,7 @@ type Outcome struct {
 	Final   bool   // no more attempts
 	Message string // the answer or the error, for the trace
 	Retry   time.Duration
+	Logs    []LogEntry // what the script logged and fetched, before Message in the trace
 }
 
 // RecordOutcome notes an attempt's outcome in the event's trace and status, and counts the
@@ -163,6 +167,7 @@ func (s *Service) RecordOutcome(ctx context.Context, d Delivery, o Outcome) erro
 		default:
 			level = "warn"
 		}
+		ev.Trace = append(ev.Trace, o.Logs...)
 		ev.Trace = append(ev.Trace, LogEntry{Message: o.Message, Timestamp: now, Level: level})
 		if !o.Success && !o.Final {
 			ev.Trace = append(ev.Trace, LogEntry{Message: fmt.Sprintf("retry after %s", o.Retry.Round(time.Millisecond)), Timestamp: now, Level: "debug"})
@@ -171,7 +176,7 @@ func (s *Service) RecordOutcome(ctx context.Context, d Delivery, o Outcome) erro
 			return err
 		}
 		it, err := tx.Integration(ctx, ev.Integration)
-		if err != nil || it.Dev.TunnelURL != d.Tunnel {
+		if err != nil || d.Tunnel == "" || it.Dev.TunnelURL != d.Tunnel {
 			return nil
 		}
 		dev := it.Dev

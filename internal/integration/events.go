@@ -139,33 +139,6 @@ func (s *Service) QueueTask(ctx context.Context, c auth.Caller, name string, tas
 	})
 }
 
-// Render checks a render request for an integration the caller can see. No script runs inside
-// docsd yet, so there is nothing to answer with: 503 says so. The request is not kept as an
-// integration event: the public spec's ui_render event needs a full ContentKit context and an
-// installation, which the runtime will supply when it renders.
-func (s *Service) Render(ctx context.Context, c auth.Caller, name string, req json.RawMessage) error {
-	var body struct {
-		ComponentID *string         `json:"componentId"`
-		Props       json.RawMessage `json:"props"`
-		Context     json.RawMessage `json:"context"`
-	}
-	if err := json.Unmarshal(req, &body); err != nil {
-		return apperr.Invalidf("request: must be a JSON object")
-	}
-	switch {
-	case body.ComponentID == nil || *body.ComponentID == "":
-		return apperr.Invalidf("componentId: is required")
-	case len(body.Props) == 0 || body.Props[0] != '{':
-		return apperr.Invalidf("props: is required (an object)")
-	case len(body.Context) == 0 || body.Context[0] != '{':
-		return apperr.Invalidf("context: is required (an object)")
-	}
-	if _, err := s.visible(ctx, s.store.Read(), c, name); err != nil {
-		return err
-	}
-	return apperr.New(apperr.Unavailable, "integration %s: rendering needs the integration runtime, which this server does not run yet", name)
-}
-
 // PruneJob is the periodic job that deletes events older than EventRetention.
 const PruneJob = "integration.events.prune"
 

@@ -19,6 +19,7 @@ import (
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
 	"docsd/internal/ids"
+	"docsd/internal/jsrun"
 	"docsd/internal/validate"
 )
 
@@ -195,6 +196,13 @@ func (s *Service) apply(prev Integration, isNew bool, p Publication) (Integratio
 			errs = append(errs, apperr.New(apperr.TooLarge, "script: must be at most %d bytes", ScriptBytesMax))
 		} else if !validate.IsText(*p.Script) {
 			errs = append(errs, apperr.Invalidf("script: must be UTF-8 text"))
+		} else if _, err := jsrun.Prepare(*p.Script); err != nil {
+			// A script that cannot run would fail every event: refuse it now, naming the line.
+			var pe *jsrun.ParseError
+			if !errors.As(err, &pe) {
+				return it, nil, err
+			}
+			errs = append(errs, apperr.Invalidf("script: %s", pe.Error()))
 		}
 		it.Script = *p.Script
 	}

@@ -1,9 +1,10 @@
-// Package delivery sends integration events where they go (for now, development tunnels) as
-// the integration runtime expects them: POST <base>/v1 with a multipart/form-data body of
-// `event`, `environment` (an IntegrationEnvironment) and `fetch-body`, signed with HMAC-SHA256
-// over the timestamp and the body. It runs as a durable job per event: at least once, retried
-// with backoff on network errors, 5xx and 429 (honouring Retry-After), failed for good after
-// MaxAttempts.
+// Package delivery sends integration events where they go, as the integration runtime expects
+// them (POST <base>/v1 with a multipart/form-data body of `event`, `environment`, an
+// IntegrationEnvironment, and `fetch-body`): to the integration's own script in the embedded
+// engine, or in development mode to its tunnel, signed with HMAC-SHA256 over the timestamp and
+// the body. It runs as a durable job per event, at least once: a tunnel is retried with backoff
+// on network errors, 5xx and 429 (honouring Retry-After) and given up after MaxAttempts; what
+// a script answers is final.
 package delivery
 
 import (
@@ -52,6 +53,9 @@ type Deliverer struct {
 	Client       *fetch.Client
 	Clock        clock.Clock
 	BaseURL      string
+	// Scripts runs events in the integrations' own scripts outside development mode; its
+	// engine serves the scripts' requests to BaseURL in the process (jsrun.Runner.WithLocal).
+	Scripts *Scripts
 }
 
 // Register adds the delivery job to q.
@@ -69,6 +73,16 @@ func (d *Deliverer) Handle(ctx context.Context, payload json.RawMessage) error {
 	dl, ok, err := d.Integrations.Delivery(ctx, p)
 	if err != nil || !ok {
 		return err
+	}
+	if dl.Tunnel == "" {
+		o, err := d.runScript(ctx, dl)
+		if err != nil {
+			return err
+		}
+		if err := d.Integrations.RecordOutcome(ctx, dl, o); err != nil || o.Success {
+			return err
+		}
+		return jobs.Permanent(errors.New(o.Message))
 	}
 	status, retryAfter, sendErr := d.send(ctx, dl)
 	o := integration.Outcome{}

@@ -17,7 +17,7 @@ const greeting = createComponent<{ name: string }, { count: number }>({
     render: async (element) => (
         <block>
             <text>
-                Hello {element.props.name}, {element.state.count}
+                Hello {element.props.name}, {String(element.state.count)}
             </text>
         </block>
     ),

@@ -97,6 +97,9 @@ func TestPageReadStatements(t *testing.T) {
 	sp := newSpace(t, e, e.Admin, e.Org, nil)
 	replaceContent(t, e, e.Admin, sp, generatedTree(8).tree)
 	e.Get(e.Admin, "/v1/user").Expect(200) // this server has seen the token
+	// The import's consequences (the search index, the other outbox consumers) are done
+	// before counting, so that their statements do not land in a read's count.
+	e.RunDue()
 	db := e.App.DB
 	// Background work (the search index's job) may run statements meanwhile, so the fewest
 	// over several reads is what a read costs.
@@ -110,7 +113,7 @@ func TestPageReadStatements(t *testing.T) {
 		}
 		return least
 	}
-	pages := []string{"p00001", "p00002", "p00003", "p00004", "p00005"}
+	pages := []string{"p00001", "p00002", "p00003", "p00004", "p00005", "p00006", "p00007", "p00000"}
 	if n := fewest(pages); n > 2 {
 		t.Errorf("a first read of a page ran %d statements, want at most 2", n)
 	}

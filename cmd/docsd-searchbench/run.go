@@ -145,7 +145,7 @@ func (b *bench) setup(ctx context.Context) error {
 		if err != nil || !ok {
 			return fmt.Errorf("bulk index of space %s: ok %v, %v", v.ID, ok, err)
 		}
-		if err := st.PrepareRanking(ctx, search.ExactBound); err != nil { // as the index job does after a large update
+		if err := a.Search.PrepareRanking(ctx); err != nil { // as the index job does after a large update
 			return err
 		}
 		logf("%d sections indexed in bulk in %s (champion lists included)", len(rows), time.Since(start).Round(time.Millisecond))

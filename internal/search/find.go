@@ -11,7 +11,7 @@ import (
 // sections (most queries: any with a word that is not everywhere) is ranked exactly. One
 // matching more, made only of words found nearly everywhere ("the", "and"), ranks on SQLite
 // its title matches and the sections where each of its words weighs most by BM25 (champion
-// lists, see the store): a section outside every list could only rank first if none of the
+// lists, see champions.go): a section outside every list could only rank first if none of the
 // query's words stood out in it; the benchmark's recall@20 measures what this loses.
 const ExactBound = 2000
 
@@ -78,11 +78,20 @@ func (s *Service) Search(ctx context.Context, spaceIDs []string, query string) (
 		live = append(live, id)
 	}
 	sort.Strings(live)
-	hits, err := s.store.Search(ctx, Match{SpaceIDs: live, Query: q, Limit: MaxSections, Exact: ExactBound})
+	hits, err := s.match(ctx, Match{SpaceIDs: live, Query: q, Limit: MaxSections, Exact: ExactBound})
 	if err != nil {
 		return nil, err
 	}
 	return s.group(ctx, q, heads, hits)
+}
+
+// match returns the best hits of m, best first: ranked here on an index that hands back its
+// matches, by the engine otherwise.
+func (s *Service) match(ctx context.Context, m Match) ([]Hit, error) {
+	if s.rank != nil {
+		return s.rank.search(ctx, m)
+	}
+	return s.store.RankedSearch(ctx, m)
 }
 
 // group orders hits into spaces and pages, resolving each page's title and path at the

@@ -45,8 +45,26 @@ func (s *Service) HandleJob(ctx context.Context, payload json.RawMessage) error 
 }
 
 // MaintainRanking does the upkeep of the ranking that index updates leave to be done in
-// batches (see Store), when enough has gathered. The consumer runs it after each batch.
-func (s *Service) MaintainRanking(ctx context.Context) error { return s.store.MaintainRanking(ctx) }
+// batches (champion lists, champions.go), when enough has gathered. The consumer runs it after
+// each batch.
+func (s *Service) MaintainRanking(ctx context.Context) error {
+	if s.rank == nil {
+		return nil
+	}
+	return s.rank.maintain(ctx, false)
+}
+
+// PrepareRanking readies the ranking after a large index update: the sections it added join
+// the champion lists at once, and the words it made common get their lists (champions.go).
+func (s *Service) PrepareRanking(ctx context.Context) error {
+	if s.rank == nil {
+		return nil
+	}
+	if err := s.rank.maintain(ctx, true); err != nil {
+		return err
+	}
+	return s.rank.prepare(ctx, ExactBound)
+}
 
 // catchUp brings the index of each space of states that is behind its head up to date,
 // when the change is small (smallChangePages), before a search reads it: a search never
@@ -114,11 +132,11 @@ func (s *Service) Refresh(ctx context.Context, spaceID string, maxPages int) err
 		if !done {
 			continue // another indexer moved the index meanwhile: look again from where it left it
 		}
-		if maxPages == 0 && len(rows) >= ExactBound/2 {
+		if maxPages == 0 && len(rows) >= championBulk {
 			// So many new sections may have made many words common at once: ready their
 			// ranking here, in the consumer, rather than in the first queries that use them. (An
 			// update small enough for a search to make adds too few sections for that to matter.)
-			return s.store.PrepareRanking(ctx, ExactBound)
+			return s.PrepareRanking(ctx)
 		}
 		return nil
 	}

@@ -49,7 +49,8 @@ type Match struct {
 	// (or searching spaces that hold at most Exact sections) is ranked exactly, over all its
 	// matches. A query matching more, made only of common words, ranks a candidate set chosen
 	// by relevance instead (every title match, and the sections where each of its words
-	// weighs most: champion lists), where the engine keeps them.
+	// weighs most: champion lists, champions.go), on an index that hands back its matches
+	// (Terms).
 	Exact int
 }
 
@@ -67,14 +68,12 @@ type Store interface {
 	// is true) by rows and records that the index is at revision to, provided it is still at
 	// from; ok is false, with nothing written, when another indexer moved it first.
 	ApplyIndex(ctx context.Context, now time.Time, spaceID, from, to string, all bool, pages []string, rows []Row) (ok bool, err error)
-	// PrepareRanking readies the index for queries of words found in more than common
-	// sections, after a large update; see Match.Exact.
-	PrepareRanking(ctx context.Context, common int) error
-	// MaintainRanking does the upkeep of the ranking that index updates leave to be done
-	// in batches, when enough has gathered; the outbox consumer runs it after each batch.
-	MaintainRanking(ctx context.Context) error
-	// Search returns the best hits of m, best first.
-	Search(ctx context.Context, m Match) ([]Hit, error)
+	// Terms is the index's SQL when the engine hands back matches for this package to rank
+	// (FTS5), nil when it ranks in SQL itself (RankedSearch).
+	Terms() Terms
+	// RankedSearch returns the best hits of m, best first, ranked by the engine itself; it is
+	// used when Terms is nil.
+	RankedSearch(ctx context.Context, m Match) ([]Hit, error)
 	// Sections returns every section the index holds for a space, in no particular order.
 	Sections(ctx context.Context, spaceID string) ([]Row, error)
 }
@@ -100,9 +99,14 @@ type Service struct {
 	clock   clock.Clock
 	log     *slog.Logger
 	large   largeChanges
+	rank    *ranker // nil when the store ranks in SQL
 }
 
 // NewService returns the search service.
 func NewService(st Store, c Content, clk clock.Clock, log *slog.Logger) *Service {
-	return &Service{store: st, content: c, clock: clk, log: log}
+	s := &Service{store: st, content: c, clock: clk, log: log}
+	if t := st.Terms(); t != nil {
+		s.rank = &ranker{terms: t}
+	}
+	return s
 }

@@ -81,10 +81,7 @@ func (s *Service) Rebuild(ctx context.Context, spaceID string) error {
 			return err
 		}
 		if done {
-			if err := s.store.PrepareRanking(ctx, ExactBound); err != nil {
-				return err
-			}
-			return s.store.MaintainRanking(ctx)
+			return s.PrepareRanking(ctx)
 		}
 	}
 	return fmt.Errorf("search index of space %s: kept losing the race to other indexers", spaceID)

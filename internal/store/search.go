@@ -13,8 +13,7 @@ import (
 // Searches adapts the DB to search.Store. The full-text SQL differs by engine (FTS5 on
 // SQLite, tsvector on PostgreSQL) and lives in search_sqlite.go and search_postgres.go.
 type Searches struct {
-	DB    *DB
-	stats searchStats
+	DB *DB
 }
 
 // NewSearches returns the search store of db.
@@ -187,10 +186,16 @@ func insertSections(ctx context.Context, q *Q, rows []search.Row) (int64, error)
 	return insertSectionsPostgres(ctx, q, rows)
 }
 
-func (s *Searches) Search(ctx context.Context, m search.Match) ([]search.Hit, error) {
-	if s.DB.Engine == SQLite {
-		return s.searchSQLite(ctx, m)
+// Terms is the FTS5 index's SQL on SQLite, for the search package to rank with; nil on
+// PostgreSQL, which ranks in SQL (RankedSearch).
+func (s *Searches) Terms() search.Terms {
+	if s.DB.Engine != SQLite {
+		return nil
 	}
+	return sqliteTerms{db: s.DB, q: s.DB.Read()}
+}
+
+func (s *Searches) RankedSearch(ctx context.Context, m search.Match) ([]search.Hit, error) {
 	return searchPostgres(ctx, s.DB.Read(), m)
 }
 

@@ -2,22 +2,16 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/hex"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"docsd/internal/search"
 )
 
 // FTS5 specifics of the search index. FTS5 finds the matches and hands back their folded
-// words; search.Scorer ranks them. FTS5's own bm25() would first walk the whole doclist of
-// every term of the query (the space's scope token included) to count its rows, which for a
-// frequent word costs more than the whole search otherwise does; the same counts come from
-// search_vocab with one lookup per term.
+// words; the search package ranks them (search.Terms is what it needs of this file).
 
 // scopeToken names a space in search_fts.scope. Hex keeps the id one token whatever its
 // characters, and exact: the tokenizer folds case, which would merge base62 ids.
@@ -61,95 +55,54 @@ func ftsExpressionIn(m search.Match, scoped bool, columns string) string {
 	return b.String()
 }
 
-type scored struct {
-	id      int64
-	inTitle bool
-	score   float64
+// sqliteTerms is the FTS5 index's SQL, as the search package ranks with it (search.Terms).
+// q is the connection it reads and writes through: the read pool, or a write transaction
+// inside WriteTerms.
+type sqliteTerms struct {
+	db *DB
+	q  *Q
 }
 
-func (s *Searches) searchSQLite(ctx context.Context, m search.Match) ([]search.Hit, error) {
-	q := s.DB.Read()
-	corpus, err := s.stats.corpusOf(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	df := make([]int, len(m.Query.Terms))
-	for i, t := range m.Query.Terms {
-		if df[i], err = s.docFreq(ctx, q, t); err != nil {
-			return nil, err
-		}
-	}
-	scorer := search.NewScorer(m.Query, corpus, df)
-	// The scope token makes FTS5 skip other spaces' sections, at the price of walking the
-	// scope's own doclist beside the query's. When the spaces searched hold most of the
-	// index it filters little, so the sections of other spaces are skipped here instead.
-	inScope, err := scopeSections(ctx, q, m.SpaceIDs)
-	if err != nil {
-		return nil, err
-	}
-	most := corpus.Sections > 0 && 2*inScope >= int64(corpus.Sections)
-	var allowed map[string]bool
-	if most {
-		allowed = make(map[string]bool, len(m.SpaceIDs))
-		for _, id := range m.SpaceIDs {
-			allowed[scopeToken(id)] = true
-		}
-	}
-	expr := ftsExpression(m, !most)
-	exact := slices.Min(df) <= m.Exact || inScope <= int64(m.Exact) || !most
-	if !exact {
-		// Common words may still rarely occur together: count the matches (FTS5 reads only
-		// doclists for that, not the sections' text), up to the bound.
-		var n int
-		err := q.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT ?)`,
-			expr, m.Exact+1).Scan(&n)
-		if err != nil {
-			return nil, err
-		}
-		exact = n <= m.Exact
-	}
-	var found []scored
-	if exact {
-		// Every match is ranked: at most Exact of them, or the spaces' size. A search of spaces
-		// holding a minority of the index, larger than Exact, with only common words, is the
-		// one case where that costs more than Exact sections: the champion lists are global,
-		// and could hold too few of those spaces' sections.
-		found, err = candidates(ctx, q, expr, allowed, scorer)
+func (t sqliteTerms) Corpus(ctx context.Context) (sections, words int64, err error) {
+	err = t.q.QueryRow(ctx, `SELECT COALESCE(SUM(sections), 0), COALESCE(SUM(word_count), 0) FROM search_indexed`).Scan(&sections, &words)
+	return sections, words, err
+}
+
+func (t sqliteTerms) WordDocs(ctx context.Context, w string, prefix bool, limit int) (n int, err error) {
+	if prefix {
+		err = t.q.QueryRow(ctx, `SELECT COALESCE(SUM(doc), 0) FROM (SELECT doc FROM search_vocab
+			WHERE term >= ? AND term < ? LIMIT `+strconv.Itoa(limit)+`)`, w, w+"\U0010FFFF").Scan(&n)
 	} else {
-		found, err = s.championCandidates(ctx, q, m, allowed, scorer)
+		err = t.q.QueryRow(ctx, `SELECT COALESCE(SUM(doc), 0) FROM search_vocab WHERE term = ?`, w).Scan(&n)
 	}
-	if err != nil {
-		return nil, err
-	}
-	slices.SortFunc(found, func(a, b scored) int {
-		return search.CompareRank(a.inTitle, a.score, a.id, b.inTitle, b.score, b.id)
-	})
-	found = found[:min(len(found), m.Limit)]
-	ids := make([]int64, len(found))
-	for i, f := range found {
-		ids[i] = f.id
-	}
-	byID, err := sectionsByID(ctx, q, ids)
-	if err != nil {
-		return nil, err
-	}
-	hits := make([]search.Hit, 0, len(found))
-	for _, f := range found {
-		if r, ok := byID[f.id]; ok {
-			hits = append(hits, search.Hit{Row: r, InTitle: f.inTitle, Score: f.score})
-		}
-	}
-	return hits, nil
+	return n, err
 }
 
-// scopeSections counts the indexed sections of the given spaces.
-func scopeSections(ctx context.Context, q *Q, spaceIDs []string) (int64, error) {
+func (t sqliteTerms) FrequentWords(ctx context.Context, prefix string, scan, top int) ([]string, error) {
+	rows, err := t.q.Query(ctx, `SELECT term FROM (SELECT term, doc FROM search_vocab WHERE term >= ? AND term < ? LIMIT `+
+		strconv.Itoa(scan)+`) ORDER BY doc DESC LIMIT `+strconv.Itoa(top), prefix, prefix+"\U0010FFFF")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var term string
+		if err := rows.Scan(&term); err != nil {
+			return nil, err
+		}
+		out = append(out, term)
+	}
+	return out, rows.Err()
+}
+
+func (t sqliteTerms) ScopeSections(ctx context.Context, spaceIDs []string) (int64, error) {
 	var total int64
 	for start := 0; start < len(spaceIDs); start += 512 {
 		part := spaceIDs[start:min(start+512, len(spaceIDs))]
 		list, args := inList(part) // its padding repeats an id, which IN counts once
 		var n int64
-		if err := q.QueryRow(ctx, `SELECT COALESCE(SUM(sections), 0) FROM search_indexed WHERE space_id IN (`+list+`)`, args...).Scan(&n); err != nil {
+		if err := t.q.QueryRow(ctx, `SELECT COALESCE(SUM(sections), 0) FROM search_indexed WHERE space_id IN (`+list+`)`, args...).Scan(&n); err != nil {
 			return 0, err
 		}
 		total += n
@@ -157,137 +110,258 @@ func scopeSections(ctx context.Context, q *Q, spaceIDs []string) (int64, error) 
 	return total, nil
 }
 
-// candidates scores every section matching expr, of the allowed scopes (all when allowed is
-// nil).
-func candidates(ctx context.Context, q *Q, expr string, allowed map[string]bool, scorer *search.Scorer) ([]scored, error) {
-	rows, err := q.Query(ctx, `SELECT rowid, scope, title, body FROM search_fts WHERE search_fts MATCH ?`, expr)
+func (t sqliteTerms) CountMatches(ctx context.Context, m search.Match, scoped bool, limit int) (n int, err error) {
+	// FTS5 reads only doclists for this, not the sections' text.
+	err = t.q.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT ?)`,
+		ftsExpression(m, scoped), limit).Scan(&n)
+	return n, err
+}
+
+func (t sqliteTerms) Matches(ctx context.Context, m search.Match, scoped bool, each func(search.Text) error) error {
+	return t.texts(ctx, each, `SELECT rowid, scope, title, body FROM search_fts WHERE search_fts MATCH ?`, ftsExpression(m, scoped))
+}
+
+func (t sqliteTerms) TitleMatches(ctx context.Context, m search.Match) ([]int64, error) {
+	return sectionIDs(ctx, t.q, `SELECT rowid FROM search_title_fts WHERE search_title_fts MATCH ?`, ftsExpressionIn(m, false, ""))
+}
+
+func (t sqliteTerms) Texts(ctx context.Context, ids []int64, each func(search.Text) error) error {
+	for start := 0; start < len(ids); start += 500 {
+		list, args := inList(idStrings(ids[start:min(start+500, len(ids))]))
+		if err := t.texts(ctx, each, `SELECT rowid, scope, title, body FROM search_fts WHERE rowid IN (`+list+`)`, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t sqliteTerms) AllTexts(ctx context.Context, each func(search.Text) error) error {
+	return t.texts(ctx, each, `SELECT rowid, scope, title, body FROM search_fts`)
+}
+
+// texts calls each with the rows of query, as (rowid, scope, title, body).
+func (t sqliteTerms) texts(ctx context.Context, each func(search.Text) error, query string, args ...any) error {
+	rows, err := t.q.Query(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var x search.Text
+		var scope string
+		if err := rows.Scan(&x.ID, &scope, &x.Title, &x.Body); err != nil {
+			return err
+		}
+		x.SpaceID = spaceOfScope(scope)
+		if err := each(x); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+func (t sqliteTerms) Rows(ctx context.Context, ids []int64) (map[int64]search.Row, error) {
+	return sectionsByID(ctx, t.q, ids)
+}
+
+func (t sqliteTerms) ChampionList(ctx context.Context, w string) ([]int64, error) {
+	return sectionIDs(ctx, t.q, `SELECT section_id FROM search_champions WHERE term = ?`, w)
+}
+
+func (t sqliteTerms) ListSizes(ctx context.Context, words []string) (map[string]int, error) {
+	sizes := map[string]int{} // kept by triggers (migration 00062)
+	for start := 0; start < len(words); start += 500 {
+		list, args := inList(words[start:min(start+500, len(words))])
+		rows, err := t.q.Query(ctx, `SELECT term, size FROM search_champion_sizes WHERE term IN (`+list+`) AND size > 0`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var term string
+			var n int
+			if err := rows.Scan(&term, &n); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			sizes[term] = n
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return sizes, nil
+}
+
+func (t sqliteTerms) Listed(ctx context.Context, ids []int64) (map[search.ListEntry]bool, error) {
+	out := map[search.ListEntry]bool{}
+	for start := 0; start < len(ids); start += 500 {
+		list, args := inList(idStrings(ids[start:min(start+500, len(ids))]))
+		rows, err := t.q.Query(ctx, `SELECT term, section_id FROM search_champions WHERE section_id IN (`+list+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var k search.ListEntry
+			if err := rows.Scan(&k.Word, &k.Section); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[k] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (t sqliteTerms) Lightest(ctx context.Context, w string, n int) ([]search.Champion, error) {
+	rows, err := t.q.Query(ctx, `SELECT section_id, weight FROM search_champions WHERE term = ?
+		ORDER BY weight, section_id LIMIT ?`, w, n)
 	if err != nil {
 		return nil, err
 	}
-	return scoreRows(rows, allowed, false, scorer)
-}
-
-// scoreRows scores rows of (rowid, scope, title, body), keeping those of the allowed scopes
-// and, when verify is set, those holding every term (rows FTS5 did not match itself).
-func scoreRows(rows *sql.Rows, allowed map[string]bool, verify bool, scorer *search.Scorer) ([]scored, error) {
 	defer rows.Close()
-	var found []scored
+	var out []search.Champion
 	for rows.Next() {
-		var c scored
-		var scope, title, body string
-		if err := rows.Scan(&c.id, &scope, &title, &body); err != nil {
+		var c search.Champion
+		if err := rows.Scan(&c.Section, &c.Weight); err != nil {
 			return nil, err
 		}
-		if allowed != nil && !allowed[scope] {
-			continue
-		}
-		var all bool
-		all, c.inTitle, c.score = scorer.Match(title, body)
-		if verify && !all {
-			continue
-		}
-		found = append(found, c)
+		out = append(out, c)
 	}
-	return found, rows.Err()
+	return out, rows.Err()
 }
 
-// maxPrefixTerms bounds the words a prefix's document frequency adds up (an upper bound is
-// all ranking needs).
-const maxPrefixTerms = 1000
-
-// docFreq returns how many sections hold term t: exactly for a word, at most for a prefix
-// (the sum over the words it starts) or a phrase (its rarest word).
-func (s *Searches) docFreq(ctx context.Context, q *Q, t search.Term) (int, error) {
-	least := -1
-	for i, w := range t.Words {
-		prefix := t.Prefix && i == len(t.Words)-1
-		n, err := s.stats.docFreq(ctx, q, w, prefix)
-		if err != nil {
-			return 0, err
-		}
-		if least < 0 || n < least {
-			least = n
-		}
-	}
-	return max(least, 0), nil
-}
-
-// searchStats caches the figures ranking needs of the whole index. Counting them costs a walk
-// of the word's doclist (fts5vocab reads it whole: milliseconds for a word in every section)
-// or of the table, while ranking needs them only roughly: they are kept for statsTTL, and
-// the corpus figures are refreshed in the background once known.
-type searchStats struct {
-	mu       sync.Mutex
-	corpus   search.Corpus
-	corpusAt time.Time
-	words    map[string]cachedFreq
-}
-
-type cachedFreq struct {
-	docs int
-	at   time.Time
-}
-
-const (
-	statsTTL      = time.Minute
-	corpusTTL     = time.Second
-	maxCachedFreq = 50000
-)
-
-func (c *searchStats) docFreq(ctx context.Context, q *Q, w string, prefix bool) (int, error) {
-	key := w
-	if prefix {
-		key += "*"
-	}
-	c.mu.Lock()
-	got, ok := c.words[key]
-	c.mu.Unlock()
-	if ok && time.Since(got.at) < statsTTL {
-		return got.docs, nil
-	}
-	var n int
-	var err error
-	if prefix {
-		err = q.QueryRow(ctx, `SELECT COALESCE(SUM(doc), 0) FROM (SELECT doc FROM search_vocab
-			WHERE term >= ? AND term < ? LIMIT `+strconv.Itoa(maxPrefixTerms)+`)`, w, w+"\U0010FFFF").Scan(&n)
-	} else {
-		err = q.QueryRow(ctx, `SELECT COALESCE(SUM(doc), 0) FROM search_vocab WHERE term = ?`, w).Scan(&n)
-	}
+func (t sqliteTerms) UnlistedWords(ctx context.Context, common int) ([]string, error) {
+	rows, err := t.q.Query(ctx, `SELECT term FROM search_vocab WHERE doc > ?
+		EXCEPT SELECT DISTINCT term FROM search_champions`, common)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	c.mu.Lock()
-	if c.words == nil || len(c.words) >= maxCachedFreq {
-		c.words = map[string]cachedFreq{}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var term string
+		if err := rows.Scan(&term); err != nil {
+			return nil, err
+		}
+		out = append(out, term)
 	}
-	c.words[key] = cachedFreq{docs: n, at: time.Now()}
-	c.mu.Unlock()
-	return n, nil
+	return out, rows.Err()
 }
 
-// corpusOf returns the corpus figures, from the per-space sums in search_indexed.
-func (c *searchStats) corpusOf(ctx context.Context, q *Q) (search.Corpus, error) {
-	c.mu.Lock()
-	v, at := c.corpus, c.corpusAt
-	c.mu.Unlock()
-	if !at.IsZero() && time.Since(at) < corpusTTL {
-		return v, nil
-	}
-	var words int64
-	err := q.QueryRow(ctx, `SELECT COALESCE(SUM(sections), 0), COALESCE(SUM(word_count), 0) FROM search_indexed`).Scan(&v.Sections, &words)
+func (t sqliteTerms) Waiting(ctx context.Context) ([]int64, int, error) {
+	added, err := sectionIDs(ctx, t.q, `SELECT section_id FROM search_champions_pending`)
 	if err != nil {
-		return v, err
+		return nil, 0, err
 	}
-	v.AvgWords = float64(words) / float64(max(v.Sections, 1))
-	c.mu.Lock()
-	c.corpus, c.corpusAt = v, time.Now()
-	c.mu.Unlock()
-	return v, nil
+	var deleted int
+	err = t.q.QueryRow(ctx, `SELECT COUNT(*) FROM search_champions_gone`).Scan(&deleted)
+	return added, deleted, err
+}
+
+func (t sqliteTerms) WriteTerms(ctx context.Context, fn func(search.Terms) error) error {
+	return t.db.Write(ctx, time.Now(), func(q *Q) error { return fn(sqliteTerms{db: t.db, q: q}) })
+}
+
+func (t sqliteTerms) ReplaceList(ctx context.Context, w string, list []search.Champion) error {
+	if _, err := t.q.Exec(ctx, `DELETE FROM search_champions WHERE term = ?`, w); err != nil {
+		return err
+	}
+	return t.AddToLists(ctx, map[string][]search.Champion{w: list})
+}
+
+func (t sqliteTerms) AddToLists(ctx context.Context, lists map[string][]search.Champion) error {
+	var args []any
+	flush := func() error {
+		if len(args) == 0 {
+			return nil
+		}
+		_, err := t.q.Exec(ctx, `INSERT INTO search_champions (term, section_id, weight) VALUES `+valuesList(len(args)/3, 3, ""), args...)
+		args = args[:0]
+		return err
+	}
+	for term, list := range lists {
+		for _, c := range list {
+			args = append(args, term, c.Section, c.Weight)
+			if len(args) >= 900 {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return flush()
+}
+
+func (t sqliteTerms) DropFromLists(ctx context.Context, entries []search.ListEntry) error {
+	for start := 0; start < len(entries); start += 250 {
+		part := entries[start:min(start+250, len(entries))]
+		args := make([]any, 0, 2*len(part))
+		for _, e := range part {
+			args = append(args, e.Word, e.Section)
+		}
+		if _, err := t.q.Exec(ctx, `DELETE FROM search_champions WHERE (term, section_id) IN (VALUES `+
+			valuesList(len(part), 2, "")+`)`, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t sqliteTerms) SettleWaiting(ctx context.Context) error {
+	for _, stmt := range []string{
+		`DELETE FROM search_champions WHERE section_id IN (SELECT section_id FROM search_champions_gone)`,
+		`DELETE FROM search_champions_gone`,
+		`DELETE FROM search_champions_pending`,
+	} {
+		if _, err := t.q.Exec(ctx, stmt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// spaceOfScope is the space id that scopeToken encoded.
+func spaceOfScope(scope string) string {
+	b, err := hex.DecodeString(strings.TrimPrefix(scope, "s"))
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+func idStrings(ids []int64) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = strconv.FormatInt(id, 10)
+	}
+	return out
+}
+
+func sectionIDs(ctx context.Context, q *Q, query string, args ...any) ([]int64, error) {
+	rows, err := q.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
 }
 
 // insertSectionsSQLite numbers new sections after the highest existing id (write
 // transactions are serialized), fills both tables with multi-row inserts, and records the new
-// sections for the champion lists.
+// sections as waiting for the champion lists (search.Terms.Waiting).
 func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) (int64, error) {
 	var words int64
 	if len(rows) == 0 {
@@ -297,11 +371,6 @@ func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) (int64, 
 	if err := q.QueryRow(ctx, `SELECT COALESCE(MAX(id), 0) FROM search_sections`).Scan(&next); err != nil {
 		return 0, err
 	}
-	avg, err := averageWords(ctx, q)
-	if err != nil {
-		return 0, err
-	}
-	weights := map[string][]champion{}
 	ids := make([]int64, 0, len(rows))
 	const batch = 100
 	for start := 0; start < len(rows); start += batch {
@@ -316,9 +385,6 @@ func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) (int64, 
 				search.WordCount(title)+search.WordCount(body))
 			words += int64(search.WordCount(title) + search.WordCount(body))
 			fts = append(fts, next, scopeToken(r.SpaceID), title, body)
-			for w, weight := range search.TermWeights(title, body, avg) {
-				weights[w] = append(weights[w], champion{section: next, weight: weight})
-			}
 		}
 		if _, err := q.Exec(ctx, `INSERT INTO search_sections (id, space_id, page_id, position, section_id, title, body, word_count) VALUES `+
 			valuesList(len(part), 8, ""), sections...); err != nil {
@@ -335,5 +401,16 @@ func insertSectionsSQLite(ctx context.Context, q *Q, rows []search.Row) (int64, 
 			return 0, err
 		}
 	}
-	return words, pendChampions(ctx, q, ids, weights)
+	// The new sections wait for the search package's next champion-list batch.
+	for start := 0; start < len(ids); start += 500 {
+		part := ids[start:min(start+500, len(ids))]
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		if _, err := q.Exec(ctx, `INSERT INTO search_champions_pending (section_id) VALUES `+valuesList(len(args), 1, ""), args...); err != nil {
+			return 0, err
+		}
+	}
+	return words, nil
 }

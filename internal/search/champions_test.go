@@ -1,25 +1,37 @@
-package store
+package search_test
 
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"docsd/internal/clock"
 	"docsd/internal/search"
+	"docsd/internal/store"
 )
 
 // The champion-list path on a crafted corpus: with lists shorter than the matches, the
 // first results are those of exact ranking, every title match is found, and lists follow
 // insertions (in batches) and deletions.
 func TestSearchChampionLists(t *testing.T) {
-	defer func(n, b int) { championSize, championBatch = n, b }(championSize, championBatch)
-	championSize, championBatch = 20, 2
+	restore := search.SetChampionLimits(20, 2)
+	defer restore()
 	ctx := context.Background()
-	db := openSQLite(t)
-	s := NewSearches(db)
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "docsd.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s := store.NewSearches(db)
+	svc := search.NewService(s, nil, clock.Real{}, slog.New(slog.DiscardHandler))
 	row := func(page, title, body string) search.Row {
 		return search.Row{SpaceID: "space", PageID: page, Title: title, Body: body}
 	}
@@ -35,8 +47,7 @@ func TestSearchChampionLists(t *testing.T) {
 	}
 	first := func(exact int) []string {
 		t.Helper()
-		s.stats = searchStats{} // figures as they are now
-		hits, err := s.Search(ctx, search.Match{SpaceIDs: []string{"space"}, Query: q, Limit: 10, Exact: exact})
+		hits, err := svc.Rank(ctx, search.Match{SpaceIDs: []string{"space"}, Query: q, Limit: 10, Exact: exact})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +75,7 @@ func TestSearchChampionLists(t *testing.T) {
 	apply("r1", "r2", []string{}, rows...)
 	maintain := func() {
 		t.Helper()
-		if err := s.MaintainRanking(ctx); err != nil {
+		if err := svc.MaintainRanking(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -92,13 +103,13 @@ func TestSearchChampionLists(t *testing.T) {
 		return out
 	}
 	lazy := weights()
-	if err := db.Write(ctx, time.Now(), func(q *Q) error {
+	if err := db.Write(ctx, time.Now(), func(q *store.Q) error {
 		_, err := q.Exec(ctx, `DELETE FROM search_champions`)
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.PrepareRanking(ctx, 50); err != nil {
+	if err := svc.PrepareLists(ctx, 50); err != nil {
 		t.Fatal(err)
 	}
 	if bulk := weights(); len(lazy) != 40 || !slices.Equal(bulk, lazy) {
@@ -127,11 +138,18 @@ func TestSearchChampionLists(t *testing.T) {
 	// lightest section out of each full list, and the sizes kept by triggers follow the lists.
 	lightest := map[string][]int64{}
 	for _, term := range []string{"alpha", "beta"} {
-		ids, err := sectionIDs(ctx, db.Read(), `SELECT section_id FROM search_champions WHERE term = ? ORDER BY weight, section_id LIMIT 3`, term)
+		rows, err := db.Read().Query(ctx, `SELECT section_id FROM search_champions WHERE term = ? ORDER BY weight, section_id LIMIT 3`, term)
 		if err != nil {
 			t.Fatal(err)
 		}
-		lightest[term] = ids
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			lightest[term] = append(lightest[term], id)
+		}
+		rows.Close()
 	}
 	apply("r3", "r4", []string{"heavy2", "heavy3"}, row("heavy2", "Heavy 2", strings.Repeat("alpha beta ", 25)),
 		row("heavy3", "Heavy 3", strings.Repeat("alpha beta ", 20)))
@@ -168,16 +186,16 @@ func TestSearchChampionLists(t *testing.T) {
 
 	// A list built on first use while a section waited holds it already: the batch leaves
 	// it as it is.
-	if err := db.Write(ctx, time.Now(), func(q *Q) error {
+	if err := db.Write(ctx, time.Now(), func(q *store.Q) error {
 		_, err := q.Exec(ctx, `DELETE FROM search_champions WHERE term = 'alpha'`)
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
 	check("titled", "waiting", "heavy")
-	championBatch = 0
+	search.SetChampionLimits(20, 0)
 	maintain()
-	championBatch = 2
+	search.SetChampionLimits(20, 2)
 	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM search_champions WHERE term = 'alpha'`).Scan(&listed); err != nil || listed != 20 || inList("waiting") != 1 {
 		t.Fatalf("alpha's list holds %d sections (%v), waiting listed %d times", listed, err, inList("waiting"))
 	}

@@ -1,0 +1,322 @@
+package search
+
+import (
+	"container/heap"
+	"context"
+	"slices"
+)
+
+// Champion lists (see Manning, Raghavan & Schütze, "Introduction to Information Retrieval",
+// §7.1.3 "Champion lists"), on an index that hands back its matches' words (Terms): for a
+// word found in very many sections, the championSize sections where it weighs most by its
+// BM25 term-frequency factor. A query made only of such words ranks the union of its words'
+// lists and all its title matches: a section in none of the lists holds each of the query's
+// words less than championSize other sections do, so it rarely belongs in the first results
+// of a query that has at most a few words, and the benchmark measures how rarely (recall@20).
+//
+// A list is built the first time a query needs it (one pass over the word's matches, once
+// for all server processes), then kept by the index updates, in batches: adding or removing
+// one section at a time wrote to the lists of a hundred words, each on pages of their own, in
+// every one-page update, so that its cost grew with the index. New sections wait (Terms.
+// Waiting) until more than championBatch of them have gathered, and every common-word query
+// ranks them beside the lists, so a section is a candidate from the moment it is indexed; they
+// join the lists of their words where they weigh more than the list's last. Deleted sections
+// leave the lists in the same batches; until then a query finds no section under their
+// entries (or, its id reused, a section that it scores like any other candidate). The outbox
+// consumer makes the batches (maintain).
+// A list that deletions have shrunk below three quarters of its size is built again. Weights
+// are computed with the index's average section length at the time, which drifts slowly:
+// lists order sections closely enough to choose candidates, which are then scored exactly.
+var championSize = 1000 // a variable so that tests can make lists short
+
+// championBatch is how many new (or deleted) sections may wait outside the champion lists:
+// each common-word query scores them all, and each batch rewrites the lists' pages once. A
+// variable so that tests can make batches small.
+var championBatch = 64
+
+// prefixChampionWords is how many of the most frequent words a common prefix term draws
+// champion lists from.
+const prefixChampionWords = 4
+
+// championCandidates scores a query whose every word is common: its title matches, all of
+// them, the sections waiting to join the lists, and its words' champion lists. The spaces
+// searched hold most of the index (allowed names them), so the global lists hold enough of
+// their sections.
+func (r *ranker) championCandidates(ctx context.Context, m Match, allowed map[string]bool, scorer *Scorer) ([]scored, error) {
+	titled, err := r.terms.TitleMatches(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	waiting, _, err := r.terms.Waiting(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ids := append(titled, waiting...)
+	words, err := r.championWords(ctx, m.Query)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range words {
+		list, err := r.championList(ctx, w)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, list...)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	var found []scored
+	err = r.terms.Texts(ctx, ids, collect(&found, allowed, true, scorer))
+	return found, err
+}
+
+// championWords returns the words whose lists a query draws from: every word of its terms,
+// and for a prefix the prefixChampionWords most frequent words it starts.
+func (r *ranker) championWords(ctx context.Context, query Query) ([]string, error) {
+	var out []string
+	for _, t := range query.Terms {
+		last := len(t.Words) - 1
+		out = append(out, t.Words[:last]...)
+		if !t.Prefix {
+			out = append(out, t.Words[last])
+			continue
+		}
+		frequent, err := r.terms.FrequentWords(ctx, t.Words[last], maxPrefixTerms, prefixChampionWords)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, frequent...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// championList returns the sections of word w's champion list, building the list when it is
+// missing or has shrunk.
+func (r *ranker) championList(ctx context.Context, w string) ([]int64, error) {
+	ids, err := r.terms.ChampionList(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	df, err := r.stats.docFreq(ctx, r.terms, w, false)
+	if err != nil {
+		return nil, err
+	}
+	if 4*len(ids) >= 3*min(df, championSize) {
+		return ids, nil
+	}
+	err = r.terms.WriteTerms(ctx, func(tx Terms) error { return buildChampions(ctx, tx, w) })
+	if err != nil {
+		return nil, err
+	}
+	return r.terms.ChampionList(ctx, w)
+}
+
+// buildChampions (re)builds word w's champion list from all the sections holding it.
+func buildChampions(ctx context.Context, tx Terms, w string) error {
+	corpus, err := corpusNow(ctx, tx)
+	if err != nil {
+		return err
+	}
+	var all []Champion
+	one := Match{Query: Query{Terms: []Term{{Words: []string{w}}}}}
+	err = tx.Matches(ctx, one, false, func(t Text) error {
+		all = append(all, Champion{Section: t.ID, Weight: WordWeight(t.Title, t.Body, w, corpus.AvgWords)})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(all, heaviestFirst)
+	return tx.ReplaceList(ctx, w, all[:min(len(all), championSize)])
+}
+
+// heaviestFirst orders champions by weight, heaviest first, then by section.
+func heaviestFirst(a, b Champion) int {
+	if a.Weight != b.Weight {
+		if a.Weight > b.Weight {
+			return -1
+		}
+		return 1
+	}
+	return int(a.Section - b.Section)
+}
+
+// championBulk is the number of waiting sections from which a batch is made at once, after
+// the index update that added them (an import), rather than when championBatch is passed.
+const championBulk = 1000
+
+// maintain brings the champion lists up to date with the sections added and deleted since
+// the last batch, once more than championBatch of either have gathered (or at once with
+// force). The outbox consumer runs it after each index update, so that no request waits for a
+// batch.
+func (r *ranker) maintain(ctx context.Context, force bool) error {
+	waiting, gone, err := r.terms.Waiting(ctx)
+	if err != nil || (!force && max(len(waiting), gone) <= championBatch) || len(waiting)+gone == 0 {
+		return err
+	}
+	return r.terms.WriteTerms(ctx, func(tx Terms) error {
+		waiting, _, err := tx.Waiting(ctx)
+		if err != nil {
+			return err
+		}
+		// The deleted first: a new section may have taken a deleted one's id.
+		if err := tx.SettleWaiting(ctx); err != nil {
+			return err
+		}
+		corpus, err := corpusNow(ctx, tx)
+		if err != nil {
+			return err
+		}
+		// Their weights, from their words as indexed.
+		weights := map[string][]Champion{}
+		err = tx.Texts(ctx, waiting, func(t Text) error {
+			for w, weight := range TermWeights(t.Title, t.Body, corpus.AvgWords) {
+				weights[w] = append(weights[w], Champion{Section: t.ID, Weight: weight})
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return addChampions(ctx, tx, waiting, weights)
+	})
+}
+
+// addChampions adds new sections (ids) to the existing champion lists of their words: weights
+// holds, for each word, the new sections' weights. Each list keeps the championSize heaviest
+// of its sections and the new ones, and only what changes is written: a new section that
+// would leave at once is not inserted, and of the list's own sections only the lightest can
+// leave.
+func addChampions(ctx context.Context, tx Terms, ids []int64, weights map[string][]Champion) error {
+	words := make([]string, 0, len(weights))
+	for w := range weights {
+		words = append(words, w)
+	}
+	slices.Sort(words)
+	sizes, err := tx.ListSizes(ctx, words)
+	if err != nil || len(sizes) == 0 {
+		return err
+	}
+	// A list built on first use while the sections waited holds them already.
+	listed, err := tx.Listed(ctx, ids)
+	if err != nil {
+		return err
+	}
+	add := map[string][]Champion{}
+	var drop []ListEntry
+	for _, w := range words {
+		n, ok := sizes[w]
+		if !ok {
+			continue
+		}
+		var cands []Champion
+		for _, c := range weights[w] {
+			if !listed[ListEntry{w, c.Section}] {
+				cands = append(cands, c)
+			}
+		}
+		evict := n + len(cands) - championSize
+		if evict <= 0 {
+			add[w] = cands
+			continue
+		}
+		lightest, err := tx.Lightest(ctx, w, min(evict, n))
+		if err != nil {
+			return err
+		}
+		type entry struct {
+			Champion
+			listed bool
+		}
+		pool := make([]entry, 0, len(lightest)+len(cands))
+		for _, c := range lightest {
+			pool = append(pool, entry{c, true})
+		}
+		for _, c := range cands {
+			pool = append(pool, entry{c, false})
+		}
+		slices.SortFunc(pool, func(a, b entry) int { // lightest first
+			if a.Weight != b.Weight {
+				if a.Weight < b.Weight {
+					return -1
+				}
+				return 1
+			}
+			return int(a.Section - b.Section)
+		})
+		for i, e := range pool {
+			switch {
+			case i < evict && e.listed:
+				drop = append(drop, ListEntry{w, e.Section})
+			case i >= evict && !e.listed:
+				add[w] = append(add[w], e.Champion)
+			}
+		}
+	}
+	if err := tx.DropFromLists(ctx, drop); err != nil {
+		return err
+	}
+	return tx.AddToLists(ctx, add)
+}
+
+// prepare builds, in one pass over the index, the champion lists missing for words found in
+// more than common sections. A large index update (an import) may make many words common at
+// once, and building their lists one by one when queries first need them would cost those
+// queries a pass over each word's matches; it runs after such updates, in the outbox
+// consumer.
+func (r *ranker) prepare(ctx context.Context, common int) error {
+	return r.terms.WriteTerms(ctx, func(tx Terms) error {
+		words, err := tx.UnlistedWords(ctx, common)
+		if err != nil || len(words) == 0 {
+			return err
+		}
+		lists := make(map[string]*championHeap, len(words))
+		for _, w := range words {
+			lists[w] = &championHeap{}
+		}
+		corpus, err := corpusNow(ctx, tx)
+		if err != nil {
+			return err
+		}
+		err = tx.AllTexts(ctx, func(t Text) error {
+			for w, weight := range TermWeights(t.Title, t.Body, corpus.AvgWords) {
+				if h := lists[w]; h != nil {
+					h.offer(Champion{Section: t.ID, Weight: weight})
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		out := make(map[string][]Champion, len(lists))
+		for w, h := range lists {
+			out[w] = *h
+		}
+		return tx.AddToLists(ctx, out)
+	})
+}
+
+// championHeap keeps the championSize heaviest sections offered, lightest first (a min-heap).
+type championHeap []Champion
+
+func (h *championHeap) offer(c Champion) {
+	if len(*h) < championSize {
+		heap.Push(h, c)
+	} else if c.Weight > (*h)[0].Weight {
+		(*h)[0] = c
+		heap.Fix(h, 0)
+	}
+}
+
+func (h championHeap) Len() int           { return len(h) }
+func (h championHeap) Less(i, j int) bool { return h[i].Weight < h[j].Weight }
+func (h championHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *championHeap) Push(x any)        { *h = append(*h, x.(Champion)) }
+func (h *championHeap) Pop() any {
+	old := *h
+	c := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return c
+}

@@ -164,6 +164,12 @@ func (r *ranker) maintain(ctx context.Context, force bool) error {
 		if err := tx.SettleWaiting(ctx); err != nil {
 			return err
 		}
+		// Only words that have a list take new sections: with none (a first import), the
+		// waiting sections' text is not even read.
+		sizes, err := tx.ListSizes(ctx)
+		if err != nil || len(sizes) == 0 {
+			return err
+		}
 		corpus, err := corpusNow(ctx, tx)
 		if err != nil {
 			return err
@@ -172,14 +178,16 @@ func (r *ranker) maintain(ctx context.Context, force bool) error {
 		weights := map[string][]Champion{}
 		err = tx.Texts(ctx, waiting, func(t Text) error {
 			for w, weight := range TermWeights(t.Title, t.Body, corpus.AvgWords) {
-				weights[w] = append(weights[w], Champion{Section: t.ID, Weight: weight})
+				if _, ok := sizes[w]; ok {
+					weights[w] = append(weights[w], Champion{Section: t.ID, Weight: weight})
+				}
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		return addChampions(ctx, tx, waiting, weights)
+		return addChampions(ctx, tx, waiting, sizes, weights)
 	})
 }
 
@@ -187,17 +195,13 @@ func (r *ranker) maintain(ctx context.Context, force bool) error {
 // holds, for each word, the new sections' weights. Each list keeps the championSize heaviest
 // of its sections and the new ones, and only what changes is written: a new section that
 // would leave at once is not inserted, and of the list's own sections only the lightest can
-// leave.
-func addChampions(ctx context.Context, tx Terms, ids []int64, weights map[string][]Champion) error {
+// leave. sizes holds the lists' sizes, by word.
+func addChampions(ctx context.Context, tx Terms, ids []int64, sizes map[string]int, weights map[string][]Champion) error {
 	words := make([]string, 0, len(weights))
 	for w := range weights {
 		words = append(words, w)
 	}
 	slices.Sort(words)
-	sizes, err := tx.ListSizes(ctx, words)
-	if err != nil || len(sizes) == 0 {
-		return err
-	}
 	// A list built on first use while the sections waited holds them already.
 	listed, err := tx.Listed(ctx, ids)
 	if err != nil {

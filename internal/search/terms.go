@@ -38,8 +38,8 @@ type Terms interface {
 
 	// ChampionList returns the sections of word w's champion list.
 	ChampionList(ctx context.Context, w string) ([]int64, error)
-	// ListSizes returns the sizes of the non-empty champion lists of the given words.
-	ListSizes(ctx context.Context, words []string) (map[string]int, error)
+	// ListSizes returns the size of every non-empty champion list, by word.
+	ListSizes(ctx context.Context) (map[string]int, error)
 	// Listed returns, of the sections ids, the (word, section) entries the lists hold.
 	Listed(ctx context.Context, ids []int64) (map[ListEntry]bool, error)
 	// Lightest returns the n lightest entries of word w's list, lightest first.

@@ -168,29 +168,22 @@ func (t sqliteTerms) ChampionList(ctx context.Context, w string) ([]int64, error
 	return sectionIDs(ctx, t.q, `SELECT section_id FROM search_champions WHERE term = ?`, w)
 }
 
-func (t sqliteTerms) ListSizes(ctx context.Context, words []string) (map[string]int, error) {
-	sizes := map[string]int{} // kept by triggers (migration 00062)
-	for start := 0; start < len(words); start += 500 {
-		list, args := inList(words[start:min(start+500, len(words))])
-		rows, err := t.q.Query(ctx, `SELECT term, size FROM search_champion_sizes WHERE term IN (`+list+`) AND size > 0`, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var term string
-			var n int
-			if err := rows.Scan(&term, &n); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			sizes[term] = n
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
+func (t sqliteTerms) ListSizes(ctx context.Context) (map[string]int, error) {
+	rows, err := t.q.Query(ctx, `SELECT term, size FROM search_champion_sizes WHERE size > 0`) // kept by triggers (migration 00062)
+	if err != nil {
+		return nil, err
 	}
-	return sizes, nil
+	defer rows.Close()
+	sizes := map[string]int{}
+	for rows.Next() {
+		var term string
+		var n int
+		if err := rows.Scan(&term, &n); err != nil {
+			return nil, err
+		}
+		sizes[term] = n
+	}
+	return sizes, rows.Err()
 }
 
 func (t sqliteTerms) Listed(ctx context.Context, ids []int64) (map[search.ListEntry]bool, error) {

@@ -20,7 +20,7 @@ type Corpus struct {
 }
 
 // Scorer ranks sections for one query with BM25, from the sections' folded words (as
-// IndexText gives them). SQLite ranks with it: see the store's search_sqlite.go for why.
+// IndexText gives them). SQLite ranks with it: see rank.go for why.
 type Scorer struct {
 	terms  []Term
 	idf    []float64

@@ -155,7 +155,7 @@ func deleteSections(ctx context.Context, q *Q, spaceID string, pages []string) e
 	if q.Engine() == SQLite {
 		// Champion list entries, waiting sections and FTS5 rows are deleted by rowid, before
 		// the rows that name them. The lists let go of the sections of a few pages in the
-		// next batch (see search_champions.go); of a whole space's, at once.
+		// next batch (see internal/search/champions.go); of a whole space's, at once.
 		gone := `DELETE FROM search_champions WHERE section_id IN (SELECT id FROM search_sections WHERE ` + where + `)`
 		if pages != nil {
 			gone = `INSERT INTO search_champions_gone (section_id) SELECT id FROM search_sections WHERE ` + where +

@@ -19,4 +19,6 @@ func (s *Service) Rank(ctx context.Context, m Match) ([]Hit, error) {
 }
 
 // PrepareLists builds the missing champion lists of words found in more than common sections.
-func (s *Service) PrepareLists(ctx context.Context, common int) error { return s.rank.prepare(ctx, common) }
+func (s *Service) PrepareLists(ctx context.Context, common int) error {
+	return s.rank.prepare(ctx, common)
+}

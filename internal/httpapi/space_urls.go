@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"docsd/internal/access"
 	"docsd/internal/apperr"
 	"docsd/internal/paging"
 	"docsd/internal/site"
@@ -30,9 +31,10 @@ func (s *Server) publishedURL(st site.Site, path, shareKey string) string {
 }
 
 // spacesPublished returns the published addresses of those of spaceIDs that a published site
-// includes (see site.Service.Publications for which site comes first). A shareKey that
-// is the key of an active share link of one of a space's sites makes that site's address,
-// with the key, the published one; any other key changes nothing.
+// includes (see site.Service.Publications for which site comes first); which site gives
+// which address is access.ChooseSpaceAddresses's decision. A shareKey that is the key of an
+// active share link of one of a space's sites makes that site's address, with the key, the
+// published one; any other key changes nothing.
 func (s *Server) spacesPublished(ctx context.Context, spaceIDs []string, shareKey string) (map[string]wire.ContentPublished, error) {
 	pubs, err := s.Sites.Publications(ctx, spaceIDs)
 	if err != nil {
@@ -40,25 +42,33 @@ func (s *Server) spacesPublished(ctx context.Context, spaceIDs []string, shareKe
 	}
 	out := make(map[string]wire.ContentPublished, len(pubs))
 	for id, list := range pubs {
-		best, key := list[0], ""
+		sites := make([]access.PublishedSite, len(list))
+		for i, p := range list {
+			sites[i] = access.PublishedSite{ID: p.Site.ID, Visibility: string(p.Site.Visibility)}
+		}
+		var keyActive func(siteID string) (bool, error)
 		if shareKey != "" {
-			for _, p := range list {
-				_, err := s.Sites.ActiveShareLink(ctx, p.Site.ID, shareKey)
-				if err == nil {
-					best, key = p, shareKey
-					break
+			keyActive = func(siteID string) (bool, error) {
+				_, err := s.Sites.ActiveShareLink(ctx, siteID, shareKey)
+				if apperr.Is(err, apperr.NotFound) {
+					return false, nil
 				}
-				if !apperr.Is(err, apperr.NotFound) {
-					return nil, err
-				}
+				return err == nil, err
 			}
 		}
+		choice, err := access.ChooseSpaceAddresses(sites, keyActive)
+		if err != nil {
+			return nil, err
+		}
+		key := ""
+		if choice.Keyed {
+			key = shareKey
+		}
+		best := list[choice.Published]
 		urls := wire.ContentPublished{Published: s.publishedURL(best.Site, best.Path, key)}
-		for _, p := range list {
-			if p.Site.Visibility == site.Public {
-				urls.Public = s.publishedURL(p.Site, p.Path, "")
-				break
-			}
+		if choice.Public >= 0 {
+			p := list[choice.Public]
+			urls.Public = s.publishedURL(p.Site, p.Path, "")
 		}
 		out[id] = urls
 	}

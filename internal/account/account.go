@@ -150,6 +150,10 @@ func (s *Service) Known(token string) (auth.Caller, bool) {
 
 // Me returns the caller's own user.
 func (s *Service) Me(ctx context.Context, c auth.Caller) (User, error) {
+	if c.UserID == "" {
+		// An integration installation's token acts for no user.
+		return User{}, apperr.NotFoundf("no user: an installation token acts for its installation, not for a user")
+	}
 	return s.store.Read().User(ctx, c.UserID)
 }
 

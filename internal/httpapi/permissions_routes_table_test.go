@@ -1,7 +1,10 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 
 	"docsd/internal/auth"
 )
@@ -43,6 +46,8 @@ func (n routeNeed) judge(op *fuzzOp, callers []routeCaller, statuses []int, i in
 			return "want the same refusal for every caller: the path's token decides"
 		}
 		return ""
+	case c.installation:
+		return n.judgeInstallation(op, callers, statuses, i)
 	case n.anyone:
 		if refused {
 			return "want it let through: anyone may call it"
@@ -95,6 +100,79 @@ func (n routeNeed) judge(op *fuzzOp, callers []routeCaller, statuses []int, i in
 		return "want it let through: the admin is, and it needs the " + string(n.role) + " role"
 	}
 	return ""
+}
+
+// installationSpaceObjects are the operations outside /v1/spaces/{spaceId} whose object
+// belongs to one space, and is read by whoever reads the space: an import run.
+var installationSpaceObjects = map[string]bool{
+	"GET /v1/org/{organizationId}/imports/{importRunId}": true,
+}
+
+// installationRefused are the reads of a covered space that an installation token is refused
+// whatever its scopes: who holds access to the space is no content.
+var installationRefused = map[string]bool{
+	"GET /v1/spaces/{spaceId}/permissions/aggregate": true,
+	"GET /v1/spaces/{spaceId}/permissions/teams":     true,
+	"GET /v1/spaces/{spaceId}/permissions/users":     true,
+}
+
+// judgeInstallation judges the answer to an integration installation's token, installed on
+// every space of the organization (see routeCaller.install). The token belongs to no member:
+// outside the spaces it covers it is a stranger to the organization, and gets what a user of
+// no organization here gets; within them it reads with the role its scopes give. It changes
+// nothing outside its integration's operations (403 for every such change), and the fixture
+// integration is not its own: there too it gets what a stranger gets.
+func (n routeNeed) judgeInstallation(op *fuzzOp, callers []routeCaller, statuses []int, i int) string {
+	c, status := callers[i], statuses[i]
+	outsider := statuses[slices.IndexFunc(callers, func(c routeCaller) bool { return c.name == "outsider" })]
+	asOutsider := func() string {
+		if status == outsider || (crossOrgStatusOK(op, status) && crossOrgStatusOK(op, outsider)) {
+			return ""
+		}
+		return fmt.Sprintf("want what a user of no organization here gets (%d)", outsider)
+	}
+	write := op.method != http.MethodGet && op.method != http.MethodHead
+	integrationOp := strings.HasPrefix(op.path, "/v1/integrations/")
+	spaceOp := strings.HasPrefix(op.path, "/v1/spaces/{spaceId}") || installationSpaceObjects[op.key()]
+	switch {
+	case status >= 500:
+		return "want no server error"
+	case write && !integrationOp:
+		if status != 403 {
+			return "want 403: an installation token changes only its integration's objects"
+		}
+		return ""
+	case n.anyone:
+		if status == 401 || status == 403 {
+			return "want it let through: anyone may call it"
+		}
+		return ""
+	case integrationOp:
+		return asOutsider()
+	case n.user:
+		// Its own account's operations: an installation acts for no user.
+		if status != 404 && asOutsider() != "" {
+			return "want 404 (no user) or what a user of no organization here gets"
+		}
+		return ""
+	case spaceOp && c.install.AtLeast(auth.Read):
+		switch {
+		case installationRefused[op.key()]:
+			if status != 403 {
+				return "want 403: an installation does not read who has access"
+			}
+		case !c.install.AtLeast(n.role):
+			if status != 403 && !(status == 404 && statuses[len(statuses)-1] == 404) {
+				return "want 403: its scopes give it the " + string(c.install) + " role, it needs " + string(n.role)
+			}
+		case status == 401 || status == 403:
+			return "want it let through: its scopes give it the " + string(c.install) + " role on the space"
+		case status == 404 && statuses[len(statuses)-1] != 404:
+			return "want it found: the installation covers the space"
+		}
+		return ""
+	}
+	return asOutsider()
 }
 
 // routeNeeds is the least each operation of api/openapi.yaml needs, written once.

@@ -48,6 +48,13 @@ func TestPermissionMatrixRoutes(t *testing.T) {
 	for _, r := range []auth.Role{auth.Read, auth.Comment, auth.Edit, auth.Review, auth.Create} {
 		callers = append(callers, routeCaller{name: string(r), role: r, actor: e.Member("matrix "+string(r), r)})
 	}
+	// Installation tokens of integrations installed on every space of the organization: one
+	// whose scopes make it an editor of the spaces, one whose scopes give it no content.
+	callers = append(callers,
+		routeCaller{name: "installation with space:content:write", installation: true, install: auth.Edit,
+			actor: matrixInstallationToken(t, e, "matrix-writer", []string{"space:content:write", "space:metadata:read"})},
+		routeCaller{name: "installation without content scopes", installation: true, install: auth.Guest,
+			actor: matrixInstallationToken(t, e, "matrix-scriptonly", []string{"site:script:inject"})})
 	callers = append(callers, routeCaller{name: "admin", role: auth.Admin, actor: e.Admin})
 
 	// Operations that remove or move the fixtures come late, and those that make the caller
@@ -146,6 +153,21 @@ type routeCaller struct {
 	actor    apitest.Actor
 	role     auth.Role // the organization role of a member ("" for the others)
 	shareKey string
+	// installation marks an integration installation's token, and install is the role its
+	// scopes give it on the spaces it covers (every space of the organization here).
+	installation bool
+	install      auth.Role
+}
+
+// matrixInstallationToken publishes an integration with the given scopes, installs it on
+// every space of the organization, and returns a token of the installation.
+func matrixInstallationToken(t *testing.T, e *apitest.Env, name string, scopes []string) apitest.Actor {
+	t.Helper()
+	e.Post(e.Admin, "/v1/integrations/"+name, integrationBody(e.Org, map[string]any{"scopes": scopes})).Expect(200)
+	in := e.Post(e.Admin, "/v1/integrations/"+name+"/installations", map[string]any{"organization": e.Org}).Expect(201).Str("id")
+	e.Patch(e.Admin, "/v1/integrations/"+name+"/installations/"+in, map[string]any{"space_selection": "all"}).Expect(200)
+	tok := e.Post(e.Admin, "/v1/integrations/"+name+"/installations/"+in+"/tokens", nil).Expect(200).Str("token")
+	return apitest.Actor{Name: name + " token", Token: tok}
 }
 
 func routeCallerNames(cs []routeCaller) []string {

@@ -278,15 +278,9 @@ func (s *Server) serveAuthenticated(w http.ResponseWriter, r *http.Request, arri
 		return err
 	}
 	if auth.IsInstallationToken(tok) && s.Integrations != nil {
-		c, err := s.Integrations.Authenticate(r.Context(), tok)
+		c, err := s.installationCaller(r, tok)
 		if err != nil {
 			return err
-		}
-		// Changes outside the integration operations are authored by a user (a change
-		// request, a comment, a revision); an installation has none yet, so its token reads
-		// there and changes nothing. The same answer for every path tells nothing of what exists.
-		if r.Method != http.MethodGet && r.Method != http.MethodHead && !strings.HasPrefix(r.URL.Path, "/v1/integrations/") {
-			return apperr.Forbiddenf("an installation token can read, and change only its integration's objects")
 		}
 		return h(w, r.WithContext(auth.WithCaller(r.Context(), c)), c)
 	}
@@ -366,7 +360,25 @@ func (s *Server) authenticate(r *http.Request) (auth.Caller, error) {
 	if err != nil {
 		return auth.Caller{}, err
 	}
+	if auth.IsInstallationToken(tok) && s.Integrations != nil {
+		return s.installationCaller(r, tok)
+	}
 	return s.Accounts.Authenticate(r.Context(), tok)
+}
+
+// installationCaller authenticates an integration installation's token for r. Changes
+// outside the integration operations are authored by a user (a change request, a comment, a
+// revision); an installation has none yet, so its token reads there and changes nothing. The
+// same answer for every path tells nothing of what exists.
+func (s *Server) installationCaller(r *http.Request, tok string) (auth.Caller, error) {
+	c, err := s.Integrations.Authenticate(r.Context(), tok)
+	if err != nil {
+		return c, err
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead && !strings.HasPrefix(r.URL.Path, "/v1/integrations/") {
+		return auth.Caller{}, apperr.Forbiddenf("an installation token can read, and change only its integration's objects")
+	}
+	return c, nil
 }
 
 // pageRequest reads `page` and `limit` for the list identified by list (the resource plus its

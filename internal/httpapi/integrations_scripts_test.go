@@ -1,6 +1,10 @@
 package httpapi_test
 
 import (
+	"docsd/internal/httpapi"
+	"encoding/json"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -64,13 +68,104 @@ func TestIntegrationScriptRendersComponents(t *testing.T) {
 	t.Parallel()
 	script := jsruntest.Bundle(t, "../../test/jsrun", "integration/index.tsx")
 	e := apitest.New(t)
-	publish(e, "greeter", map[string]any{"script": script})
+	publish(e, "greeter", map[string]any{"script": script, "contentSecurityPolicy": map[string]string{"frame-src": "https://embed.example.test"}})
 	res := e.Post(e.Admin, "/v1/integrations/greeter/render", map[string]any{"componentId": "greeting",
 		"props": map[string]any{"name": "Ann"}, "context": map[string]any{"type": "document", "theme": "light"},
 		"action": map[string]any{"action": "increment"}}).Expect(200)
 	if body := string(res.Body); !strings.Contains(body, `"count":1`) || !strings.Contains(body, `"Ann"`) {
 		t.Fatalf("render: %s", body)
 	}
+	if csp := res.Header.Get("Content-Security-Policy"); csp != "frame-src https://embed.example.test" {
+		t.Fatalf("render's Content-Security-Policy %q", csp)
+	}
 	e.Post(e.Admin, "/v1/integrations/greeter/render", map[string]any{"componentId": "nothing",
 		"props": map[string]any{}, "context": map[string]any{"type": "document", "theme": "light"}}).ExpectError(502)
+}
+
+// publicCall sends a request without credentials to a public endpoint, as a webhook sender or
+// an OAuth provider's redirect would.
+func publicCall(t *testing.T, method, url, body string, header map[string]string) (int, http.Header, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, res.Header, string(b)
+}
+
+// Requests to an integration's and an installation's urls.publicEndpoint are fetch events: the
+// script built with @gitbook/runtime sees the method, path, query, headers and body, and its
+// answer (status, headers, body) reaches the caller in a sandbox. Unknown installations are
+// 404, a body past the limit 413, a script that throws 502, all in the API's error shape.
+func TestIntegrationScriptAnswersPublicEndpoint(t *testing.T) {
+	t.Parallel()
+	script := jsruntest.Bundle(t, "../../test/jsrun", "integration/index.tsx")
+	e := apitest.New(t)
+	publish(e, "hooked", map[string]any{"script": script})
+	publish(e, "other", map[string]any{"script": script})
+	publish(e, "thrower", map[string]any{"script": `export default { fetch() { throw new Error("no handler here") } }`})
+	inst := e.Post(e.Admin, "/v1/integrations/hooked/installations", map[string]any{"organization": e.Org}).Expect(201)
+	endpoint := inst.Str("urls.publicEndpoint")
+	otherInst := e.Post(e.Admin, "/v1/integrations/other/installations", map[string]any{"organization": e.Org}).Expect(201).Str("id")
+	integrationEndpoint := e.Get(e.Admin, "/v1/integrations/hooked").Expect(200).Str("urls.publicEndpoint")
+	if !strings.HasPrefix(endpoint, e.URL+"/v1/integrations/hooked/installations/") || integrationEndpoint != e.URL+"/v1/integrations/hooked/public" {
+		t.Fatalf("public endpoints %q and %q", endpoint, integrationEndpoint)
+	}
+
+	status, h, body := publicCall(t, "POST", endpoint+"/hook?q=1", `{"hello":"world"}`, map[string]string{"X-Test": "yes", "Content-Type": "application/json"})
+	var got map[string]any
+	if err := json.Unmarshal([]byte(body), &got); err != nil || status != 202 || h.Get("X-Integration") != "jsrun-test" ||
+		!strings.Contains(h.Get("Content-Security-Policy"), "sandbox") {
+		t.Fatalf("POST: %d %v %s", status, h, body)
+	}
+	sorted, _ := json.Marshal(got)
+	path := strings.TrimPrefix(endpoint, e.URL) + "/hook"
+	want := `{"body":{"hello":"world"},"header":"yes","installation":"` + inst.Str("id") + `","method":"POST","path":"` + path + `","q":"1"}`
+	if string(sorted) != want {
+		t.Fatalf("POST answer\ngot  %s\nwant %s", sorted, want)
+	}
+	status, _, body = publicCall(t, "GET", integrationEndpoint+"?q=2", "", nil)
+	if status != 202 || !strings.Contains(body, `"installation":null`) || !strings.Contains(body, `"method":"GET"`) ||
+		!strings.Contains(body, `"path":"/v1/integrations/hooked/public"`) || !strings.Contains(body, `"q":"2"`) {
+		t.Fatalf("GET on the integration's endpoint: %d %s", status, body)
+	}
+
+	for _, c := range []struct {
+		method, url, body string
+		want              int
+		says              string
+	}{
+		{"GET", e.URL + "/v1/integrations/hooked/installations/nope/public/x", "", 404, "installation nope"},
+		{"GET", e.URL + "/v1/integrations/hooked/installations/" + otherInst + "/public", "", 404, "installation " + otherInst},
+		{"GET", e.URL + "/v1/integrations/nothing/public", "", 404, "integration nothing"},
+		{"POST", endpoint, strings.Repeat("x", httpapi.PublicEndpointBodyBytes+1), 413, "body: at most"},
+		{"POST", e.URL + "/v1/integrations/thrower/public/hook", "{}", 502, "no handler here"},
+	} {
+		status, _, body := publicCall(t, c.method, c.url, c.body, nil)
+		var eb struct {
+			Error struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if status != c.want || json.Unmarshal([]byte(body), &eb) != nil || eb.Error.Code != c.want || !strings.Contains(eb.Error.Message, c.says) {
+			t.Errorf("%s %s: %d %s; want %d saying %q", c.method, c.url, status, snippetOf(body), c.want, c.says)
+		}
+	}
+}
+
+func snippetOf(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "…"
+	}
+	return s
 }

@@ -212,7 +212,7 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Integrations = integration.NewService(store.Integrations{DB: db}, a.Orgs, a.Spaces, a.Sites,
 		seal.New("docsd-integration-secrets", secretsKey), deliveryClient, a.Clock)
 	a.Deliveries = &delivery.Deliverer{Integrations: a.Integrations, Orgs: a.Orgs, Client: deliveryClient, Clock: a.Clock,
-		Scripts: &delivery.Scripts{Engine: jsrun.NewRunner(deliveryClient, jsrun.Limits{})}}
+		Scripts: &delivery.Scripts{Engine: jsrun.NewRunner(deliveryClient, scriptLimits(cfg.Script))}}
 	a.Deliveries.Register(a.Jobs)
 	a.SiteViews = a.Integrations.NewViews(siteViewPeriod)
 	a.Jobs.Every(integration.PruneJob, time.Hour, a.Integrations.PruneEvents)
@@ -341,3 +341,8 @@ const outboxPruneJob = "outbox.prune"
 
 // Close releases the database.
 func (a *App) Close() error { return a.DB.Close() }
+
+// scriptLimits are the engine's limits as configured.
+func scriptLimits(l config.ScriptLimits) jsrun.Limits {
+	return jsrun.Limits{Time: l.Time, Memory: l.MemoryBytes, Stack: l.Stack, ResponseBytes: l.ResponseBytes, Fetches: l.Fetches}
+}

@@ -1,12 +1,14 @@
 package httpapi_test
 
 import (
+	"docsd/internal/config"
 	"docsd/internal/httpapi"
 	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"docsd/internal/apitest"
 	"docsd/internal/jsrun/jsruntest"
@@ -168,4 +170,38 @@ func snippetOf(s string) string {
 		return s[:200] + "…"
 	}
 	return s
+}
+
+// The engine's limits are the server's configuration (--script-*): a script answering more
+// than the configured response size, or looping past the configured time, fails its public
+// endpoint's request with a 502 that names the limit, and the next request runs normally.
+func TestIntegrationScriptLimitsAreConfigured(t *testing.T) {
+	t.Parallel()
+	e := apitest.NewWithConfig(t, func(c *config.Config) {
+		c.Script.ResponseBytes = 100
+		c.Script.Time = 300 * time.Millisecond
+	})
+	publish(e, "limited", map[string]any{"script": `export default { async fetch(req) {
+		// Without @gitbook/runtime the script reads the event as the runtime would.
+		const event = JSON.parse((await req.formData()).get("event"));
+		const u = new URL(event.request.url);
+		if (u.pathname.endsWith("/big")) return new Response("x".repeat(101));
+		if (u.pathname.endsWith("/loop")) for (;;) {}
+		return new Response("x".repeat(100));
+	} }`})
+	base := e.URL + "/v1/integrations/limited/public"
+	for _, c := range []struct {
+		path string
+		want int
+		says string
+	}{{"/big", 502, "larger than the limit of 100"}, {"/loop", 502, "time limit"}, {"/fits", 200, strings.Repeat("x", 100)}} {
+		start := time.Now()
+		status, _, body := publicCall(t, "GET", base+c.path, "", nil)
+		if status != c.want || !strings.Contains(body, c.says) {
+			t.Errorf("%s: %d %s; want %d saying %q", c.path, status, snippetOf(body), c.want, c.says)
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("%s took %s: the configured 300ms time limit did not stop it", c.path, took)
+		}
+	}
 }

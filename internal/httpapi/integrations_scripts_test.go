@@ -4,8 +4,10 @@ import (
 	"docsd/internal/config"
 	"docsd/internal/httpapi"
 	"encoding/json"
+	"html"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -204,4 +206,77 @@ func TestIntegrationScriptLimitsAreConfigured(t *testing.T) {
 			t.Errorf("%s took %s: the configured 300ms time limit did not stop it", c.path, took)
 		}
 	}
+}
+
+var siteScriptTag = regexp.MustCompile(`<script src="([^"]+)" defer></script>`)
+
+// publicGet reads a published site's address without credentials; it fails the test on any
+// status but want.
+func publicGet(t *testing.T, url string, want int) (http.Header, string) {
+	t.Helper()
+	status, h, body := publicCall(t, "GET", url, "", nil)
+	if status != want {
+		t.Fatalf("GET %s: %d, want %d: %s", url, status, want, snippetOf(body))
+	}
+	return h, body
+}
+
+// A site installation of an integration holding site:script:inject puts the script its
+// fetch_published_script handler answers (from the site installation's configuration) into the
+// published site's pages, served by the site under a version that changes with the
+// configuration; the page's Content-Security-Policy lets exactly the site's own scripts run.
+// An integration without the scope injects nothing.
+func TestIntegrationScriptInjectedIntoPublishedSite(t *testing.T) {
+	t.Parallel()
+	script := jsruntest.Bundle(t, "../../test/jsrun", "integration/index.tsx")
+	e := apitest.New(t)
+	sp, _ := crSpace(t, e)
+	st := e.Post(e.Admin, sitesPath(e), map[string]any{"title": "Docs", "spaces": []string{sp}}).Expect(201)
+	siteID := st.Str("id")
+	e.Post(e.Admin, sitesPath(e)+"/"+siteID+"/publish", nil).Expect(200)
+	siteConf := map[string]any{"site": map[string]any{"properties": map[string]any{"trackingId": map[string]any{"type": "string"}}}}
+	publish(e, "tracker", map[string]any{"script": script, "scopes": []string{"site:script:inject"}, "configurations": siteConf})
+	publish(e, "quiet", map[string]any{"script": script, "scopes": []string{"site:metadata:read"}, "configurations": siteConf})
+	var tracker string
+	for _, name := range []string{"tracker", "quiet"} {
+		in := e.Post(e.Admin, "/v1/integrations/"+name+"/installations", map[string]any{"organization": e.Org}).Expect(201).Str("id")
+		e.Post(e.Admin, "/v1/integrations/"+name+"/installations/"+in+"/sites", map[string]any{"siteId": siteID}).Expect(201)
+		e.Patch(e.Admin, "/v1/integrations/"+name+"/installations/"+in+"/sites/"+siteID, map[string]any{"configuration": map[string]any{"trackingId": "T-42"}}).Expect(200)
+		if name == "tracker" {
+			tracker = in
+		}
+	}
+	siteURL := e.URL + "/sites/" + e.Org + "/" + st.Str("basename") + "/"
+
+	scriptOf := func() (string, string) {
+		t.Helper()
+		h, page := publicGet(t, siteURL, 200)
+		tags := siteScriptTag.FindAllStringSubmatch(page, -1)
+		if len(tags) != 1 || !strings.HasPrefix(tags[0][1], "/sites/"+e.Org+"/"+st.Str("basename")+"/~integrations/"+tracker+"/script.js?v=") {
+			t.Fatalf("script tags %q in the page", tags)
+		}
+		if csp := h.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") || !strings.Contains(csp, "default-src 'none'") {
+			t.Fatalf("page CSP %q", csp)
+		}
+		src := html.UnescapeString(tags[0][1])
+		sh, body := publicGet(t, e.URL+src, 200)
+		if !strings.Contains(sh.Get("Content-Type"), "javascript") || sh.Get("Cache-Control") != "max-age=60" {
+			t.Fatalf("script headers %v", sh)
+		}
+		return src, body
+	}
+	src, body := scriptOf()
+	if body != `window.docsdTracking = "T-42";` {
+		t.Fatalf("script %q", body)
+	}
+	// Another configuration is another version, and the script answers it.
+	e.Patch(e.Admin, "/v1/integrations/tracker/installations/"+tracker+"/sites/"+siteID, map[string]any{"configuration": map[string]any{"trackingId": "T-43"}}).Expect(200)
+	src2, body := scriptOf()
+	if src2 == src || body != `window.docsdTracking = "T-43";` {
+		t.Fatalf("after the configuration changed: %s %q", src2, body)
+	}
+	// The integration without the scope serves no script on the site.
+	quiet := e.Get(e.Admin, "/v1/integrations/quiet/installations").Expect(200).Str("items.0.id")
+	publicGet(t, siteURL+"~integrations/"+quiet+"/script.js", 404)
+	publicGet(t, siteURL+"~integrations/nope/script.js", 404)
 }

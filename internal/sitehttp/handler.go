@@ -18,6 +18,7 @@ import (
 	"docsd/internal/blob"
 	"docsd/internal/content"
 	"docsd/internal/integration"
+	"docsd/internal/integration/delivery"
 	"docsd/internal/sitepub"
 	"docsd/internal/validate"
 )
@@ -42,11 +43,20 @@ type Handler struct {
 	// OpenAPI renders API reference blocks from the organization's OpenAPI specs; with none,
 	// a block shows what its page wrote inside it.
 	OpenAPI References
+	// Scripts gives the scripts the site's integrations inject into its pages; nil injects none.
+	Scripts SiteScripts
 	// Generation is the database's generation (store.DB.Generation): sites and rendered pages
 	// are kept while it stays the same (see cache.go). Nil renders every page afresh.
 	Generation func(ctx context.Context, since time.Time, batch bool) (uint64, error)
 
 	caches cacheSet
+}
+
+// SiteScripts are the scripts integrations inject into published sites (integration.Service's
+// PublishedScripts and delivery.Deliverer's SiteScript).
+type SiteScripts interface {
+	PublishedScripts(ctx context.Context, siteID string) ([]integration.PublishedScript, error)
+	SiteScript(ctx context.Context, siteID, installationID string) (delivery.SiteScriptAnswer, error)
 }
 
 // References gives, for one organization, the hook that renders its API reference blocks.
@@ -152,7 +162,7 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen generati
 	}
 	// A page is what the site shows this reader's segment at this address: served again from
 	// the cache while the database has not changed.
-	key, cacheable := "", gen.ok && rest != searchPath && !strings.HasPrefix(rest, filesPath)
+	key, cacheable := "", gen.ok && rest != searchPath && !strings.HasPrefix(rest, filesPath) && !strings.HasPrefix(rest, scriptsPath)
 	if cacheable {
 		if key, cacheable = pageKey(site, base, rest, adm); cacheable {
 			if p, ok := h.caches.pages().Get(key, gen.n); ok {
@@ -173,6 +183,8 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen generati
 		err = v.search(w, r)
 	case strings.HasPrefix(rest, filesPath):
 		err = v.file(w, r, strings.TrimPrefix(rest, filesPath))
+	case strings.HasPrefix(rest, scriptsPath):
+		err = v.siteScript(w, r, strings.TrimPrefix(rest, scriptsPath))
 	default:
 		err = v.page(w, r, rest)
 		if err == nil && cacheable && v.rendered != nil {
@@ -186,8 +198,9 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen generati
 
 // Reserved paths under a site, with a "~" no page slug starts with.
 const (
-	searchPath = "~search"
-	filesPath  = "~files/"
+	searchPath  = "~search"
+	filesPath   = "~files/"
+	scriptsPath = "~integrations/"
 )
 
 // refuse answers a reader the site does not admit: 404 for share-link sites (nothing about

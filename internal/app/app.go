@@ -260,7 +260,7 @@ func (a *App) Listen() error {
 		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
 			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}, Views: a.SiteViews, OpenAPI: a.OpenAPI,
-			Generation: a.DB.Generation, Scripts: siteScripts{a.Integrations, a.Deliveries}},
+			Generation: a.DB.Generation, Integrations: siteIntegrations{a.Integrations, a.Deliveries}},
 	}
 	deps.Computed = &computed.Registry{}
 	a.OpenAPI.RegisterComputed(deps.Computed, wire.URLs{Base: a.BaseURL}.App)
@@ -347,9 +347,9 @@ func scriptLimits(l config.ScriptLimits) jsrun.Limits {
 	return jsrun.Limits{Time: l.Time, Memory: l.MemoryBytes, Stack: l.Stack, ResponseBytes: l.ResponseBytes, Fetches: l.Fetches}
 }
 
-// siteScripts joins what published sites need of integrations' site scripts: the list from the
-// integration service, the answers from the scripts.
-type siteScripts struct {
+// siteIntegrations joins what published sites need of integrations (sitehttp.SiteIntegrations):
+// the lists from the integration service, the answers from the scripts.
+type siteIntegrations struct {
 	*integration.Service
 	*delivery.Deliverer
 }

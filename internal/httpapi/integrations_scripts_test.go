@@ -4,9 +4,11 @@ import (
 	"docsd/internal/config"
 	"docsd/internal/httpapi"
 	"encoding/json"
+	"github.com/golang-jwt/jwt/v5"
 	"html"
 	"io"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -279,4 +281,64 @@ func TestIntegrationScriptInjectedIntoPublishedSite(t *testing.T) {
 	quiet := e.Get(e.Admin, "/v1/integrations/quiet/installations").Expect(200).Str("items.0.id")
 	publicGet(t, siteURL+"~integrations/"+quiet+"/script.js", 404)
 	publicGet(t, siteURL+"~integrations/nope/script.js", 404)
+}
+
+// A visitor-auth site whose backend is "integration" sends a reader without a token to what
+// the site installation's script answers to fetch_visitor_authentication (here a redirect to
+// the identity provider carrying the token the integration signed with its site installation's
+// signing secret, as the provider would hand it back); that token admits the reader, with its
+// claims, while one signed with the site's own key does not. With no such installation, no
+// reader gets in.
+func TestIntegrationScriptAuthenticatesSiteVisitors(t *testing.T) {
+	t.Parallel()
+	script := jsruntest.Bundle(t, "../../test/jsrun", "integration/index.tsx")
+	e := apitest.New(t)
+	sp, _ := crSpace(t, e)
+	st := e.Post(e.Admin, sitesPath(e), map[string]any{"title": "Docs", "spaces": []string{sp}}).Expect(201)
+	siteID := st.Str("id")
+	sitePath := sitesPath(e) + "/" + siteID
+	e.Post(e.Admin, sitePath+"/publish", nil).Expect(200)
+	e.Patch(e.Admin, sitePath, map[string]any{"visibility": "visitor-auth"}).Expect(200)
+	e.Patch(e.Admin, sitePath+"/publishing/auth", map[string]any{"backend": "integration"}).Expect(200)
+	siteKey := e.Get(e.Admin, sitePath+"/publishing/auth").Expect(200).Str("privateKey")
+	siteURL := "/sites/" + e.Org + "/" + st.Str("basename") + "/"
+
+	// Nothing authenticates the readers yet.
+	newReader(t, e).get(siteURL).expect(t, 401)
+
+	publish(e, "gatekeeper", map[string]any{"script": script, "scopes": []string{"site:visitor:auth"}})
+	in := e.Post(e.Admin, "/v1/integrations/gatekeeper/installations", map[string]any{"organization": e.Org}).Expect(201).Str("id")
+	e.Post(e.Admin, "/v1/integrations/gatekeeper/installations/"+in+"/sites", map[string]any{"siteId": siteID}).Expect(201)
+
+	rd := newReader(t, e)
+	p := rd.get(siteURL).expect(t, 302)
+	loc, err := url.Parse(p.Header.Get("Location"))
+	if err != nil || loc.Host != "idp.example.test" || loc.Query().Get("return") != siteURL || loc.Query().Get("token") == "" {
+		t.Fatalf("the reader was sent to %q", p.Header.Get("Location"))
+	}
+	token := loc.Query().Get("token")
+
+	// A token of the site's own key is not the integration's.
+	own, err := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{"exp": e.Clock.Now().Add(time.Hour).Unix()}).SignedString([]byte(siteKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := newReader(t, e)
+	if p := other.get(siteURL+"?jwt_token="+own).expect(t, 302); !strings.Contains(p.Header.Get("Location"), "idp.example.test") {
+		t.Fatalf("a token of the site's key: sent to %q", p.Header.Get("Location"))
+	}
+
+	rd.get(siteURL+"?jwt_token="+url.QueryEscape(token)).expect(t, 303)
+	if p := rd.get(siteURL).expect(t, 200); !strings.Contains(p.Body, "<h1>") {
+		t.Fatalf("the admitted reader's page: %.300s", p.Body)
+	}
+	// The token the reader was admitted with carries the claims the script signed.
+	claims := jwt.MapClaims{}
+	if _, _, err := jwt.NewParser().ParseUnverified(token, claims); err != nil || claims["sub"] != "reader" || claims["site"] != siteID {
+		t.Fatalf("claims %v %v", claims, err)
+	}
+
+	// Uninstalled, the integration admits no one, even with its token.
+	e.Delete(e.Admin, "/v1/integrations/gatekeeper/installations/"+in+"/sites/"+siteID).Expect(205)
+	rd.get(siteURL).expect(t, 401)
 }

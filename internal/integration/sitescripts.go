@@ -45,6 +45,12 @@ func (s *Service) PublishedScripts(ctx context.Context, siteID string) ([]Publis
 // scriptInjector reads the integration and installation of a site installation; ok says
 // whether they inject a script into the site.
 func (s *Service) scriptInjector(ctx context.Context, tx Tx, ci ContentInstallation) (Integration, Installation, bool, error) {
+	return s.siteInstaller(ctx, tx, ci, "site:script:inject")
+}
+
+// siteInstaller reads the integration and installation of a site installation; ok says
+// whether it is active and its integration has a script and holds scope.
+func (s *Service) siteInstaller(ctx context.Context, tx Tx, ci ContentInstallation, scope string) (Integration, Installation, bool, error) {
 	if ci.Status != "" && ci.Status != "active" {
 		return Integration{}, Installation{}, false, nil
 	}
@@ -60,7 +66,7 @@ func (s *Service) scriptInjector(ctx context.Context, tx Tx, ci ContentInstallat
 	} else if err != nil {
 		return Integration{}, Installation{}, false, err
 	}
-	return it, in, it.Script != "" && slices.Contains(it.Manifest.Scopes, "site:script:inject"), nil
+	return it, in, it.Script != "" && slices.Contains(it.Manifest.Scopes, scope), nil
 }
 
 func scriptVersion(it Integration, in Installation, ci ContentInstallation) string {
@@ -82,13 +88,19 @@ func (s *Service) PublishedScriptVersion(ctx context.Context, siteID, installati
 // publishedScript reads what installationID's script on site siteID needs; 404 when it injects
 // none.
 func (s *Service) publishedScript(ctx context.Context, tx Tx, siteID, installationID string) (Integration, Installation, ContentInstallation, error) {
+	return s.siteInstallerWith(ctx, tx, siteID, installationID, "site:script:inject", "no integration script %s on this site")
+}
+
+// siteInstallerWith reads installationID's installation on site siteID when its integration
+// holds scope (see siteInstaller), and is otherwise a 404 saying notFound (of installationID).
+func (s *Service) siteInstallerWith(ctx context.Context, tx Tx, siteID, installationID, scope, notFound string) (Integration, Installation, ContentInstallation, error) {
 	ci, err := tx.ContentInstallation(ctx, installationID, SiteKind, siteID)
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return Integration{}, Installation{}, ci, err
 	}
-	it, in, ok, err := s.scriptInjector(ctx, tx, ci)
+	it, in, ok, err := s.siteInstaller(ctx, tx, ci, scope)
 	if err == nil && !ok {
-		err = apperr.NotFoundf("no integration script %s on this site", installationID)
+		err = apperr.NotFoundf(notFound, installationID)
 	}
 	return it, in, ci, err
 }
@@ -98,15 +110,28 @@ func (s *Service) publishedScript(ctx context.Context, tx Tx, siteID, installati
 // version its answer may be cached under. An installation that does not inject a script into
 // the site is 404.
 func (s *Service) PublishedScriptEvent(ctx context.Context, siteID, installationID string) (Delivery, string, error) {
-	var d Delivery
 	var version string
+	d, err := s.siteEvent(ctx, siteID, installationID, "fetch_published_script", nil,
+		func(tx Tx) (Integration, Installation, ContentInstallation, error) {
+			it, in, ci, err := s.publishedScript(ctx, tx, siteID, installationID)
+			version = scriptVersion(it, in, ci)
+			return it, in, ci, err
+		})
+	return d, version, err
+}
+
+// siteEvent builds a synchronous event of type typ (with the fields more) for a site
+// installation that find reads, with the script's environment: secrets, signing secrets (the
+// site installation's among them) and a fresh installation token.
+func (s *Service) siteEvent(ctx context.Context, siteID, installationID, typ string, more map[string]any,
+	find func(Tx) (Integration, Installation, ContentInstallation, error)) (Delivery, error) {
+	var d Delivery
 	now := s.clock.Now()
 	err := s.store.Write(ctx, now, func(tx Tx) error {
-		it, in, ci, err := s.publishedScript(ctx, tx, siteID, installationID)
+		it, in, ci, err := find(tx)
 		if err != nil {
 			return err
 		}
-		version = scriptVersion(it, in, ci)
 		d = Delivery{Integration: it, Content: &ci, Attempt: 1}
 		if err := s.openSecrets(&d); err != nil {
 			return err
@@ -115,12 +140,16 @@ func (s *Service) PublishedScriptEvent(ctx context.Context, siteID, installation
 			return err
 		}
 		d.SigningContent = ContentSigningSecret(d.SigningInstallation, ci)
-		ev := Event{ID: ids.New(), Integration: it.Name, InstallationID: in.ID, OrgID: in.OrgID, Type: "fetch_published_script", CreatedAt: now}
-		if ev.Payload, err = json.Marshal(map[string]any{"type": ev.Type, "eventId": ev.ID, "installationId": in.ID, "siteId": siteID}); err != nil {
+		ev := Event{ID: ids.New(), Integration: it.Name, InstallationID: in.ID, OrgID: in.OrgID, Type: typ, CreatedAt: now}
+		payload := map[string]any{"type": ev.Type, "eventId": ev.ID, "installationId": in.ID, "siteId": siteID}
+		for k, v := range more {
+			payload[k] = v
+		}
+		if ev.Payload, err = json.Marshal(payload); err != nil {
 			return err
 		}
 		d.Event = ev
 		return nil
 	})
-	return d, version, err
+	return d, err
 }

@@ -19,6 +19,7 @@ import (
 	"docsd/internal/content"
 	"docsd/internal/integration"
 	"docsd/internal/integration/delivery"
+	"docsd/internal/jsrun"
 	"docsd/internal/sitepub"
 	"docsd/internal/validate"
 )
@@ -43,8 +44,9 @@ type Handler struct {
 	// OpenAPI renders API reference blocks from the organization's OpenAPI specs; with none,
 	// a block shows what its page wrote inside it.
 	OpenAPI References
-	// Scripts gives the scripts the site's integrations inject into its pages; nil injects none.
-	Scripts SiteScripts
+	// Integrations gives the scripts the site's integrations inject into its pages and the
+	// integration that authenticates a visitor-auth site's readers; nil: none.
+	Integrations SiteIntegrations
 	// Generation is the database's generation (store.DB.Generation): sites and rendered pages
 	// are kept while it stays the same (see cache.go). Nil renders every page afresh.
 	Generation func(ctx context.Context, since time.Time, batch bool) (uint64, error)
@@ -52,11 +54,14 @@ type Handler struct {
 	caches cacheSet
 }
 
-// SiteScripts are the scripts integrations inject into published sites (integration.Service's
-// PublishedScripts and delivery.Deliverer's SiteScript).
-type SiteScripts interface {
+// SiteIntegrations are what integrations do on published sites (integration.Service's
+// PublishedScripts and VisitorAuthenticator, delivery.Deliverer's SiteScript and
+// VisitorAuthentication): inject scripts, authenticate readers.
+type SiteIntegrations interface {
 	PublishedScripts(ctx context.Context, siteID string) ([]integration.PublishedScript, error)
 	SiteScript(ctx context.Context, siteID, installationID string) (delivery.SiteScriptAnswer, error)
+	VisitorAuthenticator(ctx context.Context, siteID string) (integration.SiteAuthenticator, bool, error)
+	VisitorAuthentication(ctx context.Context, siteID, installationID, location string) (*jsrun.Response, error)
 }
 
 // References gives, for one organization, the hook that renders its API reference blocks.
@@ -148,6 +153,21 @@ func hostOnly(hostport string) string {
 // serveSite answers one request for a site served at base (a URL path ending in "/"); rest
 // is the path below base.
 func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen generation, site sitepub.Site, base, rest string) {
+	if site.Visibility == sitepub.VisitorAuth && site.Auth.Backend == "integration" {
+		// The integration signs its readers' tokens with its site installation's signing
+		// secret; without one installed no token admits anyone.
+		site.Auth.Key, site.Auth.Authenticator = nil, ""
+		if h.Integrations != nil {
+			a, ok, err := h.Integrations.VisitorAuthenticator(r.Context(), site.ID)
+			if err != nil {
+				h.fail(w, r, err)
+				return
+			}
+			if ok {
+				site.Auth.Key, site.Auth.Authenticator = a.Key, a.InstallationID
+			}
+		}
+	}
 	rd, done := h.admitFromQuery(w, r, site, base)
 	if done {
 		return
@@ -219,6 +239,27 @@ func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, site sitepub.Si
 	}
 	if !ref.Unauthorized {
 		h.fail(w, r, errNoSite(r))
+		return
+	}
+	if site.Auth.Authenticator != "" && h.Integrations != nil {
+		// The integration says where the reader signs in: its script's answer, usually a
+		// redirect to the identity provider, which sends them back with a token.
+		res, err := h.Integrations.VisitorAuthentication(r.Context(), site.ID, site.Auth.Authenticator, r.URL.Path)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		hd := w.Header()
+		securityHeaders(hd)
+		for _, k := range []string{"Location", "Content-Type", "Set-Cookie"} {
+			if v := res.Headers.Values(k); len(v) > 0 {
+				hd[k] = v
+			}
+		}
+		hd.Set("Cache-Control", "no-store")
+		hd.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+		w.WriteHeader(res.Status)
+		_, _ = w.Write(res.Body)
 		return
 	}
 	if ref.LoginURL != "" {

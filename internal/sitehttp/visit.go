@@ -337,8 +337,8 @@ func safeURL(u string) string {
 }
 
 func (v *visit) write(w http.ResponseWriter, r *http.Request, p sitehtml.Page) error {
-	if v.h.Scripts != nil {
-		scripts, err := v.h.Scripts.PublishedScripts(r.Context(), v.site.ID)
+	if v.h.Integrations != nil {
+		scripts, err := v.h.Integrations.PublishedScripts(r.Context(), v.site.ID)
 		if err != nil {
 			return err
 		}
@@ -407,10 +407,10 @@ func allSpaces(st sitepub.Structure) []sitepub.SiteSpace {
 // "{installationId}/script.js". The reader was admitted as for any page.
 func (v *visit) siteScript(w http.ResponseWriter, r *http.Request, rest string) error {
 	id, file, _ := strings.Cut(rest, "/")
-	if v.h.Scripts == nil || file != "script.js" || id == "" {
+	if v.h.Integrations == nil || file != "script.js" || id == "" {
 		return apperr.NotFoundf("no script at %s", r.URL.Path)
 	}
-	a, err := v.h.Scripts.SiteScript(r.Context(), v.site.ID, id)
+	a, err := v.h.Integrations.SiteScript(r.Context(), v.site.ID, id)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"docsd/internal/apperr"
+	"docsd/internal/jsrun"
 )
 
 // siteScripts caches the answers of fetch_published_script events by site, installation and
@@ -67,4 +68,20 @@ func (d *Deliverer) SiteScript(ctx context.Context, siteID, installationID strin
 	d.siteScripts.answers[key] = a
 	d.siteScripts.mu.Unlock()
 	return a, nil
+}
+
+// VisitorAuthentication runs the fetch_visitor_authentication event for a reader of site
+// siteID who has no valid token, at location, in the script of installationID's integration,
+// and returns its answer (a redirect to the identity provider). A script that fails, or answers
+// other than a 2xx or a 3xx, is a 502 saying why.
+func (d *Deliverer) VisitorAuthentication(ctx context.Context, siteID, installationID, location string) (*jsrun.Response, error) {
+	dl, err := d.Integrations.VisitorAuthEvent(ctx, siteID, installationID, location)
+	if err != nil {
+		return nil, err
+	}
+	res, err := d.answer(ctx, dl, nil, "authenticate the site's visitor")
+	if err == nil && (res.Status < 200 || res.Status >= 400) {
+		return nil, apperr.New(apperr.BadGateway, "integration %s: the script answered %d: %s", dl.Integration.Name, res.Status, snippet(res.Body))
+	}
+	return res, err
 }

@@ -212,7 +212,7 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Integrations = integration.NewService(store.Integrations{DB: db}, a.Orgs, a.Spaces, a.Sites,
 		seal.New("docsd-integration-secrets", secretsKey), deliveryClient, a.Clock)
 	a.Deliveries = &delivery.Deliverer{Integrations: a.Integrations, Orgs: a.Orgs, Client: deliveryClient, Clock: a.Clock,
-		Scripts: &delivery.Scripts{Engine: jsrun.NewRunner(deliveryClient, scriptLimits(cfg.Script))}}
+		Scripts: &delivery.Scripts{Engine: jsrun.NewRunner(deliveryClient, scriptLimits(cfg.Script)).WithWarmVMs(cfg.Script.WarmVMs)}}
 	a.Deliveries.Register(a.Jobs)
 	a.SiteViews = a.Integrations.NewViews(siteViewPeriod)
 	a.Jobs.Every(integration.PruneJob, time.Hour, a.Integrations.PruneEvents)

@@ -84,6 +84,9 @@ type ScriptLimits struct {
 	Stack         int           // call depth, in the engine's stack slots
 	ResponseBytes int           // largest body a script may answer
 	Fetches       int           // outbound requests per invocation
+	// WarmVMs is how many VMs per script are kept loaded ahead of its events (each still runs
+	// one event); 0 loads one per event.
+	WarmVMs int
 }
 
 // minScriptMemory is the least memory a script may be given: the web APIs alone take about a
@@ -121,7 +124,7 @@ func Defaults() Config {
 
 		// The same as internal/jsrun's defaults, which this package does not import (it would
 		// bring the engine into every command).
-		Script: ScriptLimits{Time: 10 * time.Second, MemoryBytes: 64 << 20, Stack: 5000, ResponseBytes: 5 << 20, Fetches: 50},
+		Script: ScriptLimits{Time: 10 * time.Second, MemoryBytes: 64 << 20, Stack: 5000, ResponseBytes: 5 << 20, Fetches: 50, WarmVMs: 1},
 
 		Pandoc:   "pandoc",
 		Language: Language{Provider: "auto", ApertiumCommand: "apertium", LLMTimeout: 2 * time.Minute},
@@ -182,6 +185,7 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	f.intVar(&c.Script.MemoryBytes, "script-memory-bytes", "DOCSD_SCRIPT_MEMORY_BYTES", "most memory one run of an integration script may allocate, 4 MiB or more (DOCSD_SCRIPT_MEMORY_BYTES)")
 	f.intVar(&c.Script.Stack, "script-stack", "DOCSD_SCRIPT_STACK", "deepest call stack of an integration script, in engine stack slots, 100 or more (DOCSD_SCRIPT_STACK)")
 	f.intVar(&c.Script.ResponseBytes, "script-response-bytes", "DOCSD_SCRIPT_RESPONSE_BYTES", "largest answer body of an integration script, 1 or more (DOCSD_SCRIPT_RESPONSE_BYTES)")
+	f.intVar(&c.Script.WarmVMs, "script-warm-vms", "DOCSD_SCRIPT_WARM_VMS", "VMs per integration script kept loaded ahead of its events, each still running one event; 0 loads one per event (DOCSD_SCRIPT_WARM_VMS)")
 	f.intVar(&c.Script.Fetches, "script-fetches", "DOCSD_SCRIPT_FETCHES", "most outbound requests one run of an integration script may make, 1 or more (DOCSD_SCRIPT_FETCHES)")
 
 	fs.StringVar(&c.Pandoc, "pandoc", env("DOCSD_PANDOC", c.Pandoc), "pandoc program that converts .docx imports, by name on PATH or path; off refuses .docx imports (DOCSD_PANDOC)")
@@ -369,6 +373,8 @@ func (l ScriptLimits) check() error {
 		return fmt.Errorf("script-response-bytes: want 1 or more, got %d", l.ResponseBytes)
 	case l.Fetches < 1:
 		return fmt.Errorf("script-fetches: want 1 or more, got %d", l.Fetches)
+	case l.WarmVMs < 0 || l.WarmVMs > 16:
+		return fmt.Errorf("script-warm-vms: want 0 to 16, got %d", l.WarmVMs)
 	}
 	return nil
 }

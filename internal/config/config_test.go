@@ -61,6 +61,7 @@ func TestBadCommandLinesAreUsageErrors(t *testing.T) {
 		{"a shallow script stack", nil, map[string]string{"DOCSD_SCRIPT_STACK": "10"}, []string{"script-stack", "100 or more"}},
 		{"no script response", []string{"--script-response-bytes=0"}, nil, []string{"script-response-bytes", "1 or more"}},
 		{"no script fetches", []string{"--script-fetches=0"}, nil, []string{"script-fetches", "1 or more"}},
+		{"too many warm VMs", []string{"--script-warm-vms=17"}, nil, []string{"script-warm-vms", "0 to 16"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -103,8 +104,8 @@ func TestHelpPrintsTheFlags(t *testing.T) {
 func TestScriptLimitsFromFlagsAndEnvironment(t *testing.T) {
 	t.Parallel()
 	c, err := config.Load("docsd serve", []string{"--script-time-limit=2s", "--script-fetches=3"},
-		envOf(map[string]string{"DOCSD_SCRIPT_MEMORY_BYTES": "8388608", "DOCSD_SCRIPT_STACK": "700", "DOCSD_SCRIPT_RESPONSE_BYTES": "1024", "DOCSD_SCRIPT_FETCHES": "9"}), io.Discard)
-	want := config.ScriptLimits{Time: 2 * time.Second, MemoryBytes: 8 << 20, Stack: 700, ResponseBytes: 1024, Fetches: 3}
+		envOf(map[string]string{"DOCSD_SCRIPT_MEMORY_BYTES": "8388608", "DOCSD_SCRIPT_STACK": "700", "DOCSD_SCRIPT_RESPONSE_BYTES": "1024", "DOCSD_SCRIPT_FETCHES": "9", "DOCSD_SCRIPT_WARM_VMS": "0"}), io.Discard)
+	want := config.ScriptLimits{Time: 2 * time.Second, MemoryBytes: 8 << 20, Stack: 700, ResponseBytes: 1024, Fetches: 3, WarmVMs: 0}
 	if err != nil || c.Script != want {
 		t.Fatalf("limits %+v, %v; want %+v (the flag wins over the variable)", c.Script, err, want)
 	}

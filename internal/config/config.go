@@ -85,7 +85,9 @@ type ScriptLimits struct {
 	ResponseBytes int           // largest body a script may answer
 	Fetches       int           // outbound requests per invocation
 	// WarmVMs is how many VMs per script are kept loaded ahead of its events (each still runs
-	// one event); 0 loads one per event.
+	// one event); 0 (the default) loads one per event. Warming shortens an event's wait only
+	// when the machine has CPU to spare between events, and costs CPU (see the jsrun
+	// benchmarks), so it is a choice, not the default.
 	WarmVMs int
 }
 
@@ -124,7 +126,7 @@ func Defaults() Config {
 
 		// The same as internal/jsrun's defaults, which this package does not import (it would
 		// bring the engine into every command).
-		Script: ScriptLimits{Time: 10 * time.Second, MemoryBytes: 64 << 20, Stack: 5000, ResponseBytes: 5 << 20, Fetches: 50, WarmVMs: 1},
+		Script: ScriptLimits{Time: 10 * time.Second, MemoryBytes: 64 << 20, Stack: 5000, ResponseBytes: 5 << 20, Fetches: 50},
 
 		Pandoc:   "pandoc",
 		Language: Language{Provider: "auto", ApertiumCommand: "apertium", LLMTimeout: 2 * time.Minute},

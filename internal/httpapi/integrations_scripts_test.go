@@ -184,6 +184,7 @@ func TestIntegrationScriptLimitsAreConfigured(t *testing.T) {
 	e := apitest.NewWithConfig(t, func(c *config.Config) {
 		c.Script.ResponseBytes = 100
 		c.Script.Time = 300 * time.Millisecond
+		c.Script.WarmVMs = 1 // later requests run in VMs loaded ahead, under the same limits
 	})
 	publish(e, "limited", map[string]any{"script": `export default { async fetch(req) {
 		// Without @gitbook/runtime the script reads the event as the runtime would.

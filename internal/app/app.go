@@ -212,7 +212,7 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Integrations = integration.NewService(store.Integrations{DB: db}, a.Orgs, a.Spaces, a.Sites,
 		seal.New("docsd-integration-secrets", secretsKey), deliveryClient, a.Clock)
 	a.Deliveries = &delivery.Deliverer{Integrations: a.Integrations, Orgs: a.Orgs, Client: deliveryClient, Clock: a.Clock,
-		Scripts: &delivery.Scripts{Engine: jsrun.NewRunner(deliveryClient, jsrun.Limits{})}}
+		Scripts: &delivery.Scripts{Engine: jsrun.NewRunner(deliveryClient, scriptLimits(cfg.Script)).WithWarmVMs(cfg.Script.WarmVMs)}}
 	a.Deliveries.Register(a.Jobs)
 	a.SiteViews = a.Integrations.NewViews(siteViewPeriod)
 	a.Jobs.Every(integration.PruneJob, time.Hour, a.Integrations.PruneEvents)
@@ -260,7 +260,7 @@ func (a *App) Listen() error {
 		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
 			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}, Views: a.SiteViews, OpenAPI: a.OpenAPI,
-			Generation: a.DB.Generation},
+			Generation: a.DB.Generation, Integrations: siteIntegrations{a.Integrations, a.Deliveries}},
 	}
 	deps.Computed = &computed.Registry{}
 	a.OpenAPI.RegisterComputed(deps.Computed, wire.URLs{Base: a.BaseURL}.App)
@@ -341,3 +341,15 @@ const outboxPruneJob = "outbox.prune"
 
 // Close releases the database.
 func (a *App) Close() error { return a.DB.Close() }
+
+// scriptLimits are the engine's limits as configured.
+func scriptLimits(l config.ScriptLimits) jsrun.Limits {
+	return jsrun.Limits{Time: l.Time, Memory: l.MemoryBytes, Stack: l.Stack, ResponseBytes: l.ResponseBytes, Fetches: l.Fetches}
+}
+
+// siteIntegrations joins what published sites need of integrations (sitehttp.SiteIntegrations):
+// the lists from the integration service, the answers from the scripts.
+type siteIntegrations struct {
+	*integration.Service
+	*delivery.Deliverer
+}

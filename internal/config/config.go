@@ -71,7 +71,29 @@ type Config struct {
 	IntegrationSecretsKey string
 	// Language configures translation and conversation language providers (language.go).
 	Language Language
+
+	// Script holds the hard limits of one run of an integration script (internal/jsrun).
+	Script ScriptLimits
 }
+
+// ScriptLimits bound one invocation of an integration script: an event, a render, a request to
+// a public endpoint. The defaults are internal/jsrun's.
+type ScriptLimits struct {
+	Time          time.Duration // wall time, promise jobs, timers and outbound requests included
+	MemoryBytes   int           // what the VM may allocate
+	Stack         int           // call depth, in the engine's stack slots
+	ResponseBytes int           // largest body a script may answer
+	Fetches       int           // outbound requests per invocation
+	// WarmVMs is how many VMs per script are kept loaded ahead of its events (each still runs
+	// one event); 0 (the default) loads one per event. Warming shortens an event's wait only
+	// when the machine has CPU to spare between events, and costs CPU (see the jsrun
+	// benchmarks), so it is a choice, not the default.
+	WarmVMs int
+}
+
+// minScriptMemory is the least memory a script may be given: the web APIs alone take about a
+// megabyte before the script loads.
+const minScriptMemory = 4 << 20
 
 // Defaults are the values used when neither a flag nor the environment sets one.
 func Defaults() Config {
@@ -101,6 +123,10 @@ func Defaults() Config {
 
 		OpenAPIRefreshInterval: 6 * time.Hour,
 		OpenAPIFetchTimeout:    30 * time.Second,
+
+		// The same as internal/jsrun's defaults, which this package does not import (it would
+		// bring the engine into every command).
+		Script: ScriptLimits{Time: 10 * time.Second, MemoryBytes: 64 << 20, Stack: 5000, ResponseBytes: 5 << 20, Fetches: 50},
 
 		Pandoc:   "pandoc",
 		Language: Language{Provider: "auto", ApertiumCommand: "apertium", LLMTimeout: 2 * time.Minute},
@@ -157,6 +183,12 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	f.durationVar(&c.OpenAPIRefreshInterval, "openapi-refresh-interval", "DOCSD_OPENAPI_REFRESH_INTERVAL", "how often OpenAPI specs given by URL are fetched again, as a Go duration such as 6h (DOCSD_OPENAPI_REFRESH_INTERVAL)")
 	f.durationVar(&c.OpenAPIFetchTimeout, "openapi-fetch-timeout", "DOCSD_OPENAPI_FETCH_TIMEOUT", "how long one fetch of an OpenAPI spec's file may take, as a Go duration such as 30s (DOCSD_OPENAPI_FETCH_TIMEOUT)")
 	f.addBlobFlags(env)
+	f.durationVar(&c.Script.Time, "script-time-limit", "DOCSD_SCRIPT_TIME_LIMIT", "longest one run of an integration script may take, its requests and timers included, as a Go duration such as 10s (DOCSD_SCRIPT_TIME_LIMIT)")
+	f.intVar(&c.Script.MemoryBytes, "script-memory-bytes", "DOCSD_SCRIPT_MEMORY_BYTES", "most memory one run of an integration script may allocate, 4 MiB or more (DOCSD_SCRIPT_MEMORY_BYTES)")
+	f.intVar(&c.Script.Stack, "script-stack", "DOCSD_SCRIPT_STACK", "deepest call stack of an integration script, in engine stack slots, 100 or more (DOCSD_SCRIPT_STACK)")
+	f.intVar(&c.Script.ResponseBytes, "script-response-bytes", "DOCSD_SCRIPT_RESPONSE_BYTES", "largest answer body of an integration script, 1 or more (DOCSD_SCRIPT_RESPONSE_BYTES)")
+	f.intVar(&c.Script.WarmVMs, "script-warm-vms", "DOCSD_SCRIPT_WARM_VMS", "VMs per integration script kept loaded ahead of its events, each still running one event; 0 loads one per event (DOCSD_SCRIPT_WARM_VMS)")
+	f.intVar(&c.Script.Fetches, "script-fetches", "DOCSD_SCRIPT_FETCHES", "most outbound requests one run of an integration script may make, 1 or more (DOCSD_SCRIPT_FETCHES)")
 
 	fs.StringVar(&c.Pandoc, "pandoc", env("DOCSD_PANDOC", c.Pandoc), "pandoc program that converts .docx imports, by name on PATH or path; off refuses .docx imports (DOCSD_PANDOC)")
 	f.addLanguageFlags(env)
@@ -315,6 +347,9 @@ func (f *Flags) parse(args []string) (Config, error) {
 			return *c, fmt.Errorf("%s: want a whole number of requests a minute, 0 or more, got %d", name, n)
 		}
 	}
+	if err := c.Script.check(); err != nil {
+		return *c, err
+	}
 	if err := f.parseBlob(); err != nil {
 		return *c, err
 	}
@@ -325,6 +360,25 @@ func (f *Flags) parse(args []string) (Config, error) {
 		return *c, fmt.Errorf("log-level: %w", err)
 	}
 	return *c, c.finish()
+}
+
+// check refuses limits a script could not run under; each names its flag.
+func (l ScriptLimits) check() error {
+	switch {
+	case l.Time <= 0:
+		return fmt.Errorf("script-time-limit: want a positive duration such as 10s, got %s", l.Time)
+	case l.MemoryBytes < minScriptMemory:
+		return fmt.Errorf("script-memory-bytes: want %d (4 MiB) or more, got %d", minScriptMemory, l.MemoryBytes)
+	case l.Stack < 100:
+		return fmt.Errorf("script-stack: want 100 or more, got %d", l.Stack)
+	case l.ResponseBytes < 1:
+		return fmt.Errorf("script-response-bytes: want 1 or more, got %d", l.ResponseBytes)
+	case l.Fetches < 1:
+		return fmt.Errorf("script-fetches: want 1 or more, got %d", l.Fetches)
+	case l.WarmVMs < 0 || l.WarmVMs > 16:
+		return fmt.Errorf("script-warm-vms: want 0 to 16, got %d", l.WarmVMs)
+	}
+	return nil
 }
 
 // Load is NewFlags followed by Parse, for commands without flags of their own.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"docsd/internal/config"
 )
@@ -55,6 +56,12 @@ func TestBadCommandLinesAreUsageErrors(t *testing.T) {
 		{"an unreadable boolean variable", nil, map[string]string{"DOCSD_FETCH_ALLOW_PRIVATE": "sure"}, []string{"DOCSD_FETCH_ALLOW_PRIVATE", "--fetch-allow-private", `"sure"`}},
 		{"an unreadable count variable", nil, map[string]string{"DOCSD_IMPORT_SYNC_PAGES": "-1"}, []string{"DOCSD_IMPORT_SYNC_PAGES", "0 or more"}},
 		{"a bad address", []string{"--addr", "nowhere"}, nil, []string{"addr", "nowhere"}},
+		{"too little script memory", []string{"--script-memory-bytes", "1000"}, nil, []string{"script-memory-bytes", "4 MiB", "1000"}},
+		{"no script time", nil, map[string]string{"DOCSD_SCRIPT_TIME_LIMIT": "0s"}, []string{"DOCSD_SCRIPT_TIME_LIMIT", "positive duration"}},
+		{"a shallow script stack", nil, map[string]string{"DOCSD_SCRIPT_STACK": "10"}, []string{"script-stack", "100 or more"}},
+		{"no script response", []string{"--script-response-bytes=0"}, nil, []string{"script-response-bytes", "1 or more"}},
+		{"no script fetches", []string{"--script-fetches=0"}, nil, []string{"script-fetches", "1 or more"}},
+		{"too many warm VMs", []string{"--script-warm-vms=17"}, nil, []string{"script-warm-vms", "0 to 16"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -91,5 +98,19 @@ func TestHelpPrintsTheFlags(t *testing.T) {
 				t.Errorf("%s printed %q, want it to mention %s", arg, out.String(), w)
 			}
 		}
+	}
+}
+
+func TestScriptLimitsFromFlagsAndEnvironment(t *testing.T) {
+	t.Parallel()
+	c, err := config.Load("docsd serve", []string{"--script-time-limit=2s", "--script-fetches=3"},
+		envOf(map[string]string{"DOCSD_SCRIPT_MEMORY_BYTES": "8388608", "DOCSD_SCRIPT_STACK": "700", "DOCSD_SCRIPT_RESPONSE_BYTES": "1024", "DOCSD_SCRIPT_FETCHES": "9", "DOCSD_SCRIPT_WARM_VMS": "0"}), io.Discard)
+	want := config.ScriptLimits{Time: 2 * time.Second, MemoryBytes: 8 << 20, Stack: 700, ResponseBytes: 1024, Fetches: 3, WarmVMs: 0}
+	if err != nil || c.Script != want {
+		t.Fatalf("limits %+v, %v; want %+v (the flag wins over the variable)", c.Script, err, want)
+	}
+	d, err := config.Load("docsd serve", nil, envOf(nil), io.Discard)
+	if err != nil || d.Script != config.Defaults().Script || d.Script.Time != 10*time.Second {
+		t.Fatalf("default limits %+v, %v", d.Script, err)
 	}
 }

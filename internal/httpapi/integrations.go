@@ -25,6 +25,7 @@ func (s *Server) integrationRoutes() {
 	s.integrationInstallationRoutes()
 	s.integrationContentRoutes()
 	s.integrationEventRoutes()
+	s.integrationPublicRoutes()
 }
 
 func (s *Server) integrationWire(v integration.View) wire.Integration {

@@ -100,9 +100,11 @@ func (s *Server) renderIntegrationUIWithPost(w http.ResponseWriter, r *http.Requ
 // IntegrationScripts runs a ui_render event through an integration's script (delivery.Deliverer).
 type IntegrationScripts interface {
 	Render(ctx context.Context, d integration.Delivery) (*jsrun.Response, error)
+	Fetch(ctx context.Context, d integration.Delivery, body []byte) (*jsrun.Response, error)
 }
 
-// renderIntegrationUI answers the script's ContentKit output with its Cache-Control.
+// renderIntegrationUI answers the script's ContentKit output with its Cache-Control and the
+// integration's Content-Security-Policy.
 func (s *Server) renderIntegrationUI(w http.ResponseWriter, r *http.Request, c auth.Caller, req json.RawMessage) error {
 	d, err := s.Integrations.RenderEvent(r.Context(), c, r.PathValue("integrationName"), req)
 	if err != nil {
@@ -117,6 +119,11 @@ func (s *Server) renderIntegrationUI(w http.ResponseWriter, r *http.Request, c a
 	}
 	if cc := res.Headers.Get("Cache-Control"); cc != "" {
 		w.Header().Set("Cache-Control", cc)
+	}
+	// The integration's contentSecurityPolicy (Document 3, 6 rule 2) goes with what it renders,
+	// so the frame a block's webframe opens is held to what the integration declared.
+	if csp := integration.CSPHeader(d.Integration.Manifest.CSP); csp != "" {
+		w.Header().Set("Content-Security-Policy", csp)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)

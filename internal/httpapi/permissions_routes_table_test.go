@@ -409,6 +409,14 @@ var routeNeeds = map[string]routeNeed{
 	"GET /v1/integrations/{integrationName}/events/{eventId}":                                                  needAdmin,
 	"POST /v1/integrations/{integrationName}/events/{eventId}/replay":                                          needAdmin,
 	"GET /v1/integrations/{integrationName}/images/{imageFile}":                                                needAnyone, // a published integration's images are public
+	"GET /v1/integrations/{integrationName}/public":                                                            needAnyone, // the script checks its callers itself
+	"GET /v1/integrations/{integrationName}/public/{path}":                                                     needAnyone, // the script checks its callers itself
+	"GET /v1/integrations/{integrationName}/installations/{installationId}/public":                             needAnyone, // the script checks its callers itself
+	"GET /v1/integrations/{integrationName}/installations/{installationId}/public/{path}":                      needAnyone, // the script checks its callers itself
+	"POST /v1/integrations/{integrationName}/public":                                                           needAnyone, // the script checks its callers itself
+	"POST /v1/integrations/{integrationName}/public/{path}":                                                    needAnyone, // the script checks its callers itself
+	"POST /v1/integrations/{integrationName}/installations/{installationId}/public":                            needAnyone, // the script checks its callers itself
+	"POST /v1/integrations/{integrationName}/installations/{installationId}/public/{path}":                     needAnyone, // the script checks its callers itself
 	"GET /v1/integrations/{integrationName}/installations":                                                     needRead,
 	"POST /v1/integrations/{integrationName}/installations":                                                    needAdmin,
 	"GET /v1/integrations/{integrationName}/installations/{installationId}":                                    needRead,

@@ -62,28 +62,15 @@ func (s *Service) Delivery(ctx context.Context, p DeliveryJobPayload) (d Deliver
 			return tx.UpdateEvent(ctx, ev)
 		}
 		ok = true
-		if d.SigningIntegration, err = s.seal.Open(it.SealedSigning); err != nil {
-			return err
-		}
-		secrets, err := s.seal.Open(it.SealedSecrets)
-		if err != nil {
-			return err
-		}
-		if err := json.Unmarshal([]byte(secrets), &d.Secrets); err != nil {
+		if err := s.openSecrets(&d); err != nil {
 			return err
 		}
 		if ev.InstallationID != "" {
 			in, err := tx.Installation(ctx, ev.InstallationID)
 			if err == nil {
-				d.Installation = &in
-				if d.SigningInstallation, err = s.seal.Open(in.SealedSigning); err != nil {
+				if err := s.withInstallation(ctx, tx, &d, in, now); err != nil {
 					return err
 				}
-				tok := auth.NewInstallationToken()
-				if err := tx.InsertToken(ctx, auth.HashToken(tok), in.ID, now.Add(InstallationTokenTTL)); err != nil {
-					return err
-				}
-				d.APIToken = tok
 				d.Content = s.contentOf(ctx, tx, in, ev)
 				if d.Content != nil {
 					d.SigningContent = ContentSigningSecret(d.SigningInstallation, *d.Content)
@@ -101,6 +88,22 @@ func (s *Service) Delivery(ctx context.Context, p DeliveryJobPayload) (d Deliver
 		return tx.UpdateEvent(ctx, ev)
 	})
 	return d, ok, err
+}
+
+// withInstallation fills d's installation, its signing secret and a fresh installation token
+// for the script to call the API with.
+func (s *Service) withInstallation(ctx context.Context, tx Tx, d *Delivery, in Installation, now time.Time) error {
+	var err error
+	d.Installation = &in
+	if d.SigningInstallation, err = s.seal.Open(in.SealedSigning); err != nil {
+		return err
+	}
+	tok := auth.NewInstallationToken()
+	if err := tx.InsertToken(ctx, auth.HashToken(tok), in.ID, now.Add(InstallationTokenTTL)); err != nil {
+		return err
+	}
+	d.APIToken = tok
+	return nil
 }
 
 // contentOf finds the space or site installation an event is about, if it still exists.

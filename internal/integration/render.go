@@ -46,14 +46,7 @@ func (s *Service) RenderEvent(ctx context.Context, c auth.Caller, name string, r
 		return Delivery{}, err
 	}
 	d := Delivery{Integration: it, Event: ev, Attempt: 1}
-	if d.SigningIntegration, err = s.seal.Open(it.SealedSigning); err != nil {
-		return Delivery{}, err
-	}
-	secrets, err := s.seal.Open(it.SealedSecrets)
-	if err != nil {
-		return Delivery{}, err
-	}
-	if err := json.Unmarshal([]byte(secrets), &d.Secrets); err != nil {
+	if err := s.openSecrets(&d); err != nil {
 		return Delivery{}, err
 	}
 	return d, nil

@@ -20,6 +20,7 @@ type Runner struct {
 	fetcher *fetch.Client
 	limits  Limits
 	local   *localHandler
+	pool    *vmPool // nil: every invocation loads its own VM
 }
 
 // NewRunner builds a Runner. fetcher is the outbound client scripts' fetch() goes through;
@@ -77,17 +78,19 @@ func (r *Runner) Invoke(ctx context.Context, prepared Prepared, req Request, env
 	if !ok {
 		return nil, &Trace{Failed: true, Error: "not a script this engine prepared"}, fmt.Errorf("jsrun: %T is not a script this engine prepared", prepared)
 	}
-	inv := &invocation{ctx: ctx, deadline: start.Add(r.limits.Time), limits: r.limits, fetcher: r.fetcher, local: r.local, req: req, env: env}
-	if d, ok := ctx.Deadline(); ok && d.Before(inv.deadline) {
-		inv.deadline = d
+	inv := r.newInvocation(ctx, req, env)
+	var warm *quickjs.VM
+	if r.pool != nil {
+		if w, ok := r.pool.take(r, script); ok {
+			// The VM's host calls go to the invocation it was loaded with: that one becomes
+			// this one, keeping what the script logged while it loaded.
+			logs, logBytes := w.inv.trace.Logs, w.inv.logBytes
+			*w.inv = *inv
+			w.inv.trace.Logs, w.inv.logBytes, w.inv.vm = logs, logBytes, w.vm
+			inv, warm = w.inv, w.vm
+		}
 	}
-	if inv.req.Method == "" {
-		inv.req.Method = http.MethodGet
-	}
-	if inv.env == nil {
-		inv.env = map[string]any{}
-	}
-	res, err := inv.run(script)
+	res, err := inv.run(script, warm)
 	inv.trace.Duration = time.Since(start)
 	if err != nil {
 		inv.trace.Failed = true
@@ -97,7 +100,42 @@ func (r *Runner) Invoke(ctx context.Context, prepared Prepared, req Request, env
 	return res, &inv.trace, nil
 }
 
-func (inv *invocation) run(script *Script) (*Response, error) {
+// newInvocation starts an invocation of req with env under r's limits, ending at ctx's
+// deadline when that comes first.
+func (r *Runner) newInvocation(ctx context.Context, req Request, env any) *invocation {
+	inv := &invocation{ctx: ctx, deadline: time.Now().Add(r.limits.Time), limits: r.limits, fetcher: r.fetcher, local: r.local, req: req, env: env}
+	if d, ok := ctx.Deadline(); ok && d.Before(inv.deadline) {
+		inv.deadline = d
+	}
+	if inv.req.Method == "" {
+		inv.req.Method = http.MethodGet
+	}
+	if inv.env == nil {
+		inv.env = map[string]any{}
+	}
+	return inv
+}
+
+// run runs script in vm when one was warmed for it (see pool.go), else in a new VM, which it
+// closes after.
+func (inv *invocation) run(script *Script, warm *quickjs.VM) (*Response, error) {
+	vm := warm
+	if vm == nil {
+		var err error
+		if vm, err = inv.load(script); err != nil {
+			return nil, err
+		}
+	} else {
+		vm.SetMemoryLimit(uintptr(inv.limits.Memory))
+		vm.SetMaxStackSize(uintptr(inv.limits.Stack))
+	}
+	defer vm.Close()
+	return inv.dispatch(vm)
+}
+
+// load makes a VM with the web APIs and script evaluated, ready for dispatch; the VM's host
+// calls go to inv.
+func (inv *invocation) load(script *Script) (*quickjs.VM, error) {
 	pre, err := preludeBytecode()
 	if err != nil {
 		return nil, fmt.Errorf("jsrun: the web APIs do not compile: %w", err)
@@ -106,30 +144,48 @@ func (inv *invocation) run(script *Script) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer vm.Close()
 	vm.SetMemoryLimit(uintptr(inv.limits.Memory))
 	vm.SetMaxStackSize(uintptr(inv.limits.Stack))
 	if err := vm.RegisterHostFunc("__docsd_host", inv.host); err != nil {
+		vm.Close()
 		return nil, err
 	}
 	inv.vm = vm
+	stop := context.AfterFunc(inv.ctx, vm.Interrupt)
+	defer stop()
+	for _, bc := range [][]byte{pre, script.bytecode} {
+		if err := inv.arm(vm); err != nil {
+			vm.Close()
+			return nil, err
+		}
+		if _, err := vm.EvalBytecode(bc); err != nil {
+			vm.Close()
+			return nil, inv.classifyErr(err)
+		}
+	}
+	return vm, nil
+}
+
+// arm gives the next call into the engine what is left of the invocation's time.
+func (inv *invocation) arm(vm *quickjs.VM) error {
+	left := time.Until(inv.deadline)
+	if err := inv.ctx.Err(); err != nil {
+		return &InvokeError{Kind: ErrTimeLimit, Message: "the invocation was cancelled: " + err.Error()}
+	}
+	if left <= 0 {
+		return inv.timeLimit()
+	}
+	return vm.SetEvalTimeout(left)
+}
+
+// dispatch hands the request to the loaded script's fetch handler and runs promise jobs and
+// timers until the response and every ctx.waitUntil promise settle.
+func (inv *invocation) dispatch(vm *quickjs.VM) (*Response, error) {
 	// A cancelled caller stops the script at once; the loop below sees ctx.Err() after.
 	stop := context.AfterFunc(inv.ctx, vm.Interrupt)
 	defer stop()
-
-	// arm gives the next call into the engine what is left of the invocation's time.
-	arm := func() error {
-		left := time.Until(inv.deadline)
-		if err := inv.ctx.Err(); err != nil {
-			return &InvokeError{Kind: ErrTimeLimit, Message: "the invocation was cancelled: " + err.Error()}
-		}
-		if left <= 0 {
-			return inv.timeLimit()
-		}
-		return vm.SetEvalTimeout(left)
-	}
 	eval := func(code string) (string, error) {
-		if err := arm(); err != nil {
+		if err := inv.arm(vm); err != nil {
 			return "", err
 		}
 		v, err := vm.Eval(code, quickjs.EvalGlobal)
@@ -139,19 +195,11 @@ func (inv *invocation) run(script *Script) (*Response, error) {
 		s, _ := v.(string)
 		return s, nil
 	}
-	for _, bc := range [][]byte{pre, script.bytecode} {
-		if err := arm(); err != nil {
-			return nil, err
-		}
-		if _, err := vm.EvalBytecode(bc); err != nil {
-			return nil, inv.classifyErr(err)
-		}
-	}
 	if _, err := eval("__docsd_start()"); err != nil {
 		return nil, err
 	}
 	for {
-		if err := arm(); err != nil {
+		if err := inv.arm(vm); err != nil {
 			return nil, err
 		}
 		if _, err := vm.ExecutePendingJobs(); err != nil {

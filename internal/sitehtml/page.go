@@ -44,6 +44,10 @@ type Page struct {
 	SearchQuery string
 	Results     []Result // for the search page
 	IsSearch    bool
+
+	// Scripts are the addresses of the scripts the site's integrations inject (analytics, chat
+	// widgets), loaded deferred from the site's own origin.
+	Scripts []string
 }
 
 // Theme holds the site's colours (any value that is not a CSS colour falls back to a

@@ -18,6 +18,8 @@ import (
 	"docsd/internal/blob"
 	"docsd/internal/content"
 	"docsd/internal/integration"
+	"docsd/internal/integration/delivery"
+	"docsd/internal/jsrun"
 	"docsd/internal/sitepub"
 	"docsd/internal/validate"
 )
@@ -42,11 +44,24 @@ type Handler struct {
 	// OpenAPI renders API reference blocks from the organization's OpenAPI specs; with none,
 	// a block shows what its page wrote inside it.
 	OpenAPI References
+	// Integrations gives the scripts the site's integrations inject into its pages and the
+	// integration that authenticates a visitor-auth site's readers; nil: none.
+	Integrations SiteIntegrations
 	// Generation is the database's generation (store.DB.Generation): sites and rendered pages
 	// are kept while it stays the same (see cache.go). Nil renders every page afresh.
 	Generation func(ctx context.Context, since time.Time, batch bool) (uint64, error)
 
 	caches cacheSet
+}
+
+// SiteIntegrations are what integrations do on published sites (integration.Service's
+// PublishedScripts and VisitorAuthenticator, delivery.Deliverer's SiteScript and
+// VisitorAuthentication): inject scripts, authenticate readers.
+type SiteIntegrations interface {
+	PublishedScripts(ctx context.Context, siteID string) ([]integration.PublishedScript, error)
+	SiteScript(ctx context.Context, siteID, installationID string) (delivery.SiteScriptAnswer, error)
+	VisitorAuthenticator(ctx context.Context, siteID string) (integration.SiteAuthenticator, bool, error)
+	VisitorAuthentication(ctx context.Context, siteID, installationID, location string) (*jsrun.Response, error)
 }
 
 // References gives, for one organization, the hook that renders its API reference blocks.
@@ -138,6 +153,21 @@ func hostOnly(hostport string) string {
 // serveSite answers one request for a site served at base (a URL path ending in "/"); rest
 // is the path below base.
 func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen generation, site sitepub.Site, base, rest string) {
+	if site.Visibility == sitepub.VisitorAuth && site.Auth.Backend == "integration" {
+		// The integration signs its readers' tokens with its site installation's signing
+		// secret; without one installed no token admits anyone.
+		site.Auth.Key, site.Auth.Authenticator = nil, ""
+		if h.Integrations != nil {
+			a, ok, err := h.Integrations.VisitorAuthenticator(r.Context(), site.ID)
+			if err != nil {
+				h.fail(w, r, err)
+				return
+			}
+			if ok {
+				site.Auth.Key, site.Auth.Authenticator = a.Key, a.InstallationID
+			}
+		}
+	}
 	rd, done := h.admitFromQuery(w, r, site, base)
 	if done {
 		return
@@ -152,7 +182,7 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen generati
 	}
 	// A page is what the site shows this reader's segment at this address: served again from
 	// the cache while the database has not changed.
-	key, cacheable := "", gen.ok && rest != searchPath && !strings.HasPrefix(rest, filesPath)
+	key, cacheable := "", gen.ok && rest != searchPath && !strings.HasPrefix(rest, filesPath) && !strings.HasPrefix(rest, scriptsPath)
 	if cacheable {
 		if key, cacheable = pageKey(site, base, rest, adm); cacheable {
 			if p, ok := h.caches.pages().Get(key, gen.n); ok {
@@ -173,6 +203,8 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen generati
 		err = v.search(w, r)
 	case strings.HasPrefix(rest, filesPath):
 		err = v.file(w, r, strings.TrimPrefix(rest, filesPath))
+	case strings.HasPrefix(rest, scriptsPath):
+		err = v.siteScript(w, r, strings.TrimPrefix(rest, scriptsPath))
 	default:
 		err = v.page(w, r, rest)
 		if err == nil && cacheable && v.rendered != nil {
@@ -186,8 +218,9 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen generati
 
 // Reserved paths under a site, with a "~" no page slug starts with.
 const (
-	searchPath = "~search"
-	filesPath  = "~files/"
+	searchPath  = "~search"
+	filesPath   = "~files/"
+	scriptsPath = "~integrations/"
 )
 
 // refuse answers a reader the site does not admit: 404 for share-link sites (nothing about
@@ -206,6 +239,27 @@ func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, site sitepub.Si
 	}
 	if !ref.Unauthorized {
 		h.fail(w, r, errNoSite(r))
+		return
+	}
+	if site.Auth.Authenticator != "" && h.Integrations != nil {
+		// The integration says where the reader signs in: its script's answer, usually a
+		// redirect to the identity provider, which sends them back with a token.
+		res, err := h.Integrations.VisitorAuthentication(r.Context(), site.ID, site.Auth.Authenticator, r.URL.Path)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		hd := w.Header()
+		securityHeaders(hd)
+		for _, k := range []string{"Location", "Content-Type", "Set-Cookie"} {
+			if v := res.Headers.Values(k); len(v) > 0 {
+				hd[k] = v
+			}
+		}
+		hd.Set("Cache-Control", "no-store")
+		hd.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+		w.WriteHeader(res.Status)
+		_, _ = w.Write(res.Body)
 		return
 	}
 	if ref.LoginURL != "" {

@@ -14,7 +14,8 @@ import (
 )
 
 // securityHeaders are set on every answer of a published site. The one inline style sheet a
-// page has is allowed by its hash (see writePage); nothing may run scripts.
+// page has is allowed by its hash (see writePage); only the scripts of the site's integrations
+// (site:script:inject) may run, from the site's own origin.
 func securityHeaders(h http.Header) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
@@ -26,6 +27,7 @@ type renderedPage struct {
 	body             []byte
 	styleHash, etag  string
 	private, noIndex bool
+	scripts          bool // it loads integrations' scripts from the site's origin
 	// The page it shows, for the site_view of a reader served from the cache.
 	siteSpaceID, pageID string
 }
@@ -46,8 +48,13 @@ func (p *renderedPage) write(w http.ResponseWriter, r *http.Request) {
 	if p.noIndex {
 		h.Set("X-Robots-Tag", "noindex")
 	}
+	scripts := ""
+	if p.scripts {
+		// Only the integrations' scripts, served by the site itself (see visit.siteScript).
+		scripts = "script-src 'self'; "
+	}
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src '"+p.styleHash+"'; img-src 'self' https: data:; "+
-		"form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+		scripts+"form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 	h.Set("ETag", p.etag)
 	// Readers revalidate every time: a merge changes the page at once, and a 304 costs little.
 	if p.private {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 
 	"docsd/internal/apperr"
@@ -335,12 +337,22 @@ func safeURL(u string) string {
 }
 
 func (v *visit) write(w http.ResponseWriter, r *http.Request, p sitehtml.Page) error {
+	if v.h.Integrations != nil {
+		scripts, err := v.h.Integrations.PublishedScripts(r.Context(), v.site.ID)
+		if err != nil {
+			return err
+		}
+		for _, s := range scripts {
+			p.Scripts = append(p.Scripts, v.base+scriptsPath+url.PathEscape(s.InstallationID)+"/script.js?v="+url.QueryEscape(s.Version))
+		}
+	}
 	out, err := sitehtml.Render(p)
 	if err != nil {
 		return err
 	}
 	private := v.site.Visibility == sitepub.ShareLink || v.site.Visibility == sitepub.VisitorAuth
 	v.rendered = newRenderedPage(out.HTML, out.StyleHash, private, p.NoIndex)
+	v.rendered.scripts = len(p.Scripts) > 0
 	v.rendered.write(w, r)
 	return nil
 }
@@ -389,4 +401,32 @@ func allSpaces(st sitepub.Structure) []sitepub.SiteSpace {
 		out = append(out, s.SiteSpaces...)
 	}
 	return out
+}
+
+// siteScript answers the script an integration injects into the site: rest is
+// "{installationId}/script.js". The reader was admitted as for any page.
+func (v *visit) siteScript(w http.ResponseWriter, r *http.Request, rest string) error {
+	id, file, _ := strings.Cut(rest, "/")
+	if v.h.Integrations == nil || file != "script.js" || id == "" {
+		return apperr.NotFoundf("no script at %s", r.URL.Path)
+	}
+	a, err := v.h.Integrations.SiteScript(r.Context(), v.site.ID, id)
+	if err != nil {
+		return err
+	}
+	hd := w.Header()
+	securityHeaders(hd)
+	hd.Set("Content-Type", a.ContentType)
+	cc := a.CacheControl
+	if cc == "" {
+		cc = "no-cache"
+	}
+	if v.site.Visibility == sitepub.ShareLink || v.site.Visibility == sitepub.VisitorAuth {
+		cc = "private, " + strings.TrimPrefix(cc, "public, ")
+	}
+	hd.Set("Cache-Control", cc)
+	hd.Set("Content-Length", strconv.Itoa(len(a.Body)))
+	w.WriteHeader(http.StatusOK)
+	_, err = w.Write(a.Body)
+	return err
 }

@@ -126,6 +126,12 @@ type SiteSpace struct {
 type Auth struct {
 	Key         []byte // HMAC secret that signs visitor tokens; empty when none is set
 	FallbackURL string // login URL; "" answers 401 instead of redirecting
+	// Backend is "integration" when a site installation's integration authenticates the
+	// readers (its signing secret is then Key, put there by the reader's handler), else "custom".
+	Backend string
+	// Authenticator is the installation whose integration authenticates the readers, when
+	// Backend is "integration" and one is installed (set with Key by the reader's handler).
+	Authenticator string
 }
 
 // Source is what the published-site service reads. Methods return an apperr NotFound when

@@ -38,7 +38,7 @@ func (a Sites) convert(st site.Site) (Site, error) {
 	return Site{ID: st.ID, OrganizationID: st.OrganizationID, Basename: st.Basename, Title: st.Title,
 		Hostname: st.Hostname, Visibility: Visibility(st.Visibility), Published: st.Published,
 		AdaptiveSchema: st.AdaptiveSchema, Customization: customization(c),
-		Auth:   Auth{Key: []byte(st.VisitorAuth.Key), FallbackURL: st.VisitorAuth.FallbackURL},
+		Auth:   Auth{Key: []byte(st.VisitorAuth.Key), FallbackURL: st.VisitorAuth.FallbackURL, Backend: st.VisitorAuth.Backend},
 		stored: &st}, nil
 }
 

@@ -56,6 +56,8 @@ type Deliverer struct {
 	// Scripts runs events in the integrations' own scripts outside development mode; its
 	// engine serves the scripts' requests to BaseURL in the process (jsrun.Runner.WithLocal).
 	Scripts *Scripts
+
+	siteScripts siteScripts
 }
 
 // Register adds the delivery job to q.

@@ -58,6 +58,7 @@ type options struct {
 	LogLevel    string
 	Docsd       string
 	CPUProfile  string
+	PgProfile   string
 	Keep        bool
 	Postgres    string
 }
@@ -76,6 +77,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.LogLevel, "log-level", "info", "docsd's log level; info (its default) writes a log line per request")
 	fs.StringVar(&o.Docsd, "docsd", "", "a docsd binary to measure; default: build docsd/cmd/docsd")
 	fs.StringVar(&o.CPUProfile, "cpuprofile", "", "write docsd's CPU profile of the whole run to this file")
+	fs.StringVar(&o.PgProfile, "pg-cpuprofile", "", "with -postgres: write the CPU profile of docsd on PostgreSQL to this file")
 	fs.BoolVar(&o.Keep, "keep", false, "keep the temporary directory (data, docsd's log, answers)")
 	fs.StringVar(&o.Postgres, "postgres", "", "also measure docsd on this PostgreSQL database (postgres://…), in a schema of its own dropped afterwards")
 	if err := fs.Parse(args); err != nil {
@@ -99,12 +101,15 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	case o.Postgres != "" && !strings.HasPrefix(o.Postgres, "postgres://") && !strings.HasPrefix(o.Postgres, "postgresql://"):
 		return o, fmt.Errorf("-postgres: want a postgres:// URL")
 	}
-	if o.CPUProfile != "" {
-		abs, err := filepath.Abs(o.CPUProfile)
+	for _, p := range []*string{&o.CPUProfile, &o.PgProfile} {
+		if *p == "" {
+			continue
+		}
+		abs, err := filepath.Abs(*p)
 		if err != nil {
 			return o, err
 		}
-		o.CPUProfile = abs
+		*p = abs
 	}
 	return o, nil
 }
@@ -185,7 +190,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 		defer dropSchema()
 		pgData := filepath.Join(tmp, "data-postgres")
 		if pg, pgToken, err = startDocsd(ctx, docsdOptions{Binary: bin, DataDir: pgData, DatabaseURL: pgURL,
-			LogPath: filepath.Join(tmp, "docsd-postgres.log"), LogLevel: o.LogLevel}); err != nil {
+			LogPath: filepath.Join(tmp, "docsd-postgres.log"), LogLevel: o.LogLevel, CPUProfile: o.PgProfile}); err != nil {
 			return 1, err
 		}
 		defer pg.stop()
@@ -263,6 +268,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 	rep.print(stdout)
 	if o.CPUProfile != "" {
 		fmt.Fprintf(stdout, "\ndocsd's CPU profile of the whole run: go tool pprof -top %s\n", o.CPUProfile)
+	}
+	if o.PgProfile != "" && pg != nil {
+		fmt.Fprintf(stdout, "docsd-pg's CPU profile of the whole run: go tool pprof -top %s\n", o.PgProfile)
 	}
 	if rep.failed() {
 		return 1, errors.New("some requests failed; the figures above are not comparable")

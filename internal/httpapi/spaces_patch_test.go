@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -116,4 +117,28 @@ func TestSpacePatch(t *testing.T) {
 		}
 		e.Get(member, "/v1/spaces/"+sid).Expect(404)
 	})
+}
+
+// TestPatchSpaceStatements bounds the statements a title PATCH runs: the token and the
+// permission check, the update with its outbox event (and PostgreSQL's notification), the
+// answer's published addresses: 7 or 8, and a few more an outbox consumer may run meanwhile
+// (the fewest of four PATCHes counts). It ran 12 (14 on PostgreSQL) while the organization's
+// access was read again after every change, even one that cannot change the caller's role.
+func TestPatchSpaceStatements(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	sp := newSpace(t, e, e.Admin, e.Org, nil)
+	e.Get(e.Admin, "/v1/user").Expect(200) // this server has seen the token
+	e.RunDue()
+	db := e.App.DB
+	least := ^uint64(0)
+	for i := range 4 {
+		before := db.Statements()
+		e.Patch(e.Admin, "/v1/spaces/"+sp, map[string]any{"title": fmt.Sprintf("Title %d", i)}).Expect(200)
+		least = min(least, db.Statements()-before)
+	}
+	t.Logf("a title PATCH ran %d statements", least)
+	if least > 10 {
+		t.Errorf("a title PATCH ran %d statements, want at most 10", least)
+	}
 }

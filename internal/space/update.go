@@ -80,6 +80,9 @@ func (u *Update) requiredRole() auth.Role {
 	return auth.Admin
 }
 
+// changesAccess tells whether the update sets a field a role on the space depends on.
+func (u *Update) changesAccess() bool { return u.Visibility != nil || u.DefaultLevel.Set }
+
 // Patch changes a space.
 func (s *Service) Patch(ctx context.Context, c auth.Caller, id string, u Update) (View, error) {
 	if err := u.validate(); err != nil {
@@ -123,6 +126,13 @@ func (s *Service) Patch(ctx context.Context, c auth.Caller, id string, u Update)
 		sp.UpdatedAt = now
 		if err := tx.UpdateSpace(ctx, sp); err != nil {
 			return err
+		}
+		if !u.changesAccess() {
+			// The caller's role depends on the space's place, visibility and default level
+			// only (accessNode): it is the one just checked, so the organization's access
+			// need not be read again.
+			v = View{Space: sp, Role: cur.Role}
+			return nil
 		}
 		// The change may have changed the caller's own role (visibility, default level).
 		v, err = s.viewOf(ctx, tx, c, sp)

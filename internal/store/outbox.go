@@ -54,6 +54,9 @@ func (q *Q) Emit(kind, orgID, spaceID, subject string, data any) error {
 // generation; both are done last so that the locks they take are held for as short a time as
 // possible.
 func (q *Q) beforeCommit(ctx context.Context) error {
+	if q.db.Engine == Postgres && len(q.events) <= eventsPerInsert {
+		return q.finishPostgres(ctx)
+	}
 	if len(q.events) > 0 {
 		if err := q.writeEvents(ctx); err != nil {
 			return err
@@ -68,6 +71,46 @@ func (q *Q) beforeCommit(ctx context.Context) error {
 	return nil
 }
 
+// eventsPerInsert is how many events one INSERT writes.
+const eventsPerInsert = 64
+
+// pgEventRow is one event's row in finishPostgres's VALUES, typed: PostgreSQL cannot infer
+// the types of parameters there.
+const pgEventRow = `(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT))`
+
+// finishPostgres is beforeCommit on PostgreSQL for a transaction of at most eventsPerInsert
+// events, in one statement instead of four: numbering the events, writing them, notifying
+// the consumers and moving the generation each cost a round trip, which is most of a small
+// write's time. Data-modifying WITH clauses run exactly once whether or not they are
+// referenced, and see the same snapshot, as the separate statements did.
+func (q *Q) finishPostgres(ctx context.Context) error {
+	shard := rand.IntN(generationShards)
+	if len(q.events) == 0 {
+		if _, err := q.Exec(ctx, `UPDATE outbox_generation SET n = n + 1 WHERE shard = ?`, shard); err != nil {
+			return fmt.Errorf("move generation: %w", err)
+		}
+		return nil
+	}
+	n := len(q.events)
+	args := make([]any, 0, 3+n*6)
+	args = append(args, n, shard, Micros(q.now))
+	for i, e := range q.events {
+		args = append(args, i+1, e.Kind, e.OrgID, e.SpaceID, e.Subject, string(e.Data))
+	}
+	if _, err := q.Exec(ctx, `WITH s AS (UPDATE outbox_state SET seq = seq + CAST(? AS BIGINT) WHERE id = 1 RETURNING seq),
+		g AS (UPDATE outbox_generation SET n = n + 1 WHERE shard = CAST(? AS INTEGER)),
+		w AS (INSERT INTO outbox_events (seq, kind, org_id, space_id, subject, data, created_at)
+			SELECT s.seq - `+fmt.Sprint(n)+` + v.i, v.kind, v.org_id, v.space_id, v.subject, v.data, CAST(? AS BIGINT)
+			FROM s, (VALUES `+valuesList(n, 0, pgEventRow)+`) AS v (i, kind, org_id, space_id, subject, data))
+		SELECT pg_notify('`+notifyChannel+`', '')`, args...); err != nil {
+		return fmt.Errorf("write events: %w", err)
+	}
+	if wake := q.db.eventsWritten.Load(); wake != nil {
+		q.AfterCommit(*wake)
+	}
+	return nil
+}
+
 func (q *Q) writeEvents(ctx context.Context) error {
 	var last int64
 	if err := q.QueryRow(ctx, `UPDATE outbox_state SET seq = seq + ? WHERE id = 1 RETURNING seq`, len(q.events)).Scan(&last); err != nil {
@@ -75,8 +118,8 @@ func (q *Q) writeEvents(ctx context.Context) error {
 	}
 	first := last - int64(len(q.events)) + 1
 	at := Micros(q.now)
-	for start := 0; start < len(q.events); start += 64 {
-		part := q.events[start:min(start+64, len(q.events))]
+	for start := 0; start < len(q.events); start += eventsPerInsert {
+		part := q.events[start:min(start+eventsPerInsert, len(q.events))]
 		args := make([]any, 0, len(part)*7)
 		for i, e := range part {
 			args = append(args, first+int64(start+i), e.Kind, e.OrgID, e.SpaceID, e.Subject, string(e.Data), at)

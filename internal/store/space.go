@@ -97,12 +97,26 @@ func (t spaceTx) UpdateSpace(ctx context.Context, sp space.Space) error {
 	// The row as it was tells an update from a deletion or a restoration, for the event.
 	var wasDeleted bool
 	var wasVisibility string
+	const set = `UPDATE spaces SET organization_id = ?, parent_id = ?, position = ?, title = ?, emoji = ?,
+		icon_url = ?, visibility = ?, edit_mode = ?, language = ?, default_level = ?, merge_rules = ?, updated_at = ?,
+		deleted_at = ?`
+	if t.q.Engine() == Postgres {
+		// One round trip instead of two: the FROM clause reads the row as it was (and locks
+		// it, as the update would), and RETURNING may name it on PostgreSQL, not on SQLite.
+		err := t.q.QueryRow(ctx, set+` FROM (SELECT id AS old_id, deleted_at IS NOT NULL AS was_deleted,
+			visibility AS was_visibility FROM spaces WHERE id = ? FOR UPDATE) AS old WHERE spaces.id = old.old_id
+			RETURNING old.was_deleted, old.was_visibility`, args...).Scan(&wasDeleted, &wasVisibility)
+		return t.emitSpaceUpdate(sp, err, wasDeleted, wasVisibility)
+	}
 	if err := t.q.QueryRow(ctx, `SELECT deleted_at IS NOT NULL, visibility FROM spaces WHERE id = ?`, sp.ID).Scan(&wasDeleted, &wasVisibility); err != nil {
 		return err
 	}
-	_, err = t.q.Exec(ctx, `UPDATE spaces SET organization_id = ?, parent_id = ?, position = ?, title = ?, emoji = ?,
-		icon_url = ?, visibility = ?, edit_mode = ?, language = ?, default_level = ?, merge_rules = ?, updated_at = ?,
-		deleted_at = ? WHERE id = ?`, args...)
+	_, err = t.q.Exec(ctx, set+` WHERE id = ?`, args...)
+	return t.emitSpaceUpdate(sp, err, wasDeleted, wasVisibility)
+}
+
+// emitSpaceUpdate records the event of UpdateSpace, once its statements ran with err.
+func (t spaceTx) emitSpaceUpdate(sp space.Space, err error, wasDeleted bool, wasVisibility string) error {
 	if err != nil {
 		return err
 	}

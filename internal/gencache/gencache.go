@@ -4,7 +4,10 @@
 // value at once and nothing stale is ever served. Memory is bounded in bytes and entries.
 package gencache
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // Cache maps keys to values of one generation each.
 type Cache[V any] struct {
@@ -69,4 +72,19 @@ func (c *Cache[V]) Put(key string, gen uint64, v V, size int) {
 		c.entries = map[string]entry[V]{key: {gen: gen, size: size, v: v}}
 		c.bytes = size
 	}
+}
+
+type generationKey struct{}
+
+// WithGeneration returns ctx carrying the database generation a request read on arrival
+// (store.DB.Generation, a check begun after it arrived). Services below the HTTP layer label
+// what they cache for the request with it, as the answer cache does.
+func WithGeneration(ctx context.Context, gen uint64) context.Context {
+	return context.WithValue(ctx, generationKey{}, gen)
+}
+
+// GenerationOf is the generation WithGeneration put on ctx, if any.
+func GenerationOf(ctx context.Context) (uint64, bool) {
+	gen, ok := ctx.Value(generationKey{}).(uint64)
+	return gen, ok
 }

@@ -302,11 +302,13 @@ func (s *Server) serveAuthenticated(w http.ResponseWriter, r *http.Request, arri
 // serveAs runs h for an authenticated caller; GET answers go through the answer cache where
 // there is one.
 func (s *Server) serveAs(w http.ResponseWriter, r *http.Request, c auth.Caller, gen generation, h handlerFunc) error {
-	r = r.WithContext(auth.WithCaller(r.Context(), c))
+	ctx := auth.WithCaller(r.Context(), c)
 	if gen.ok {
+		// The services reuse what they read at this generation (e.g. a space's access row).
+		r = r.WithContext(gencache.WithGeneration(ctx, gen.n))
 		return s.serveCached(w, r, c, gen.n, h)
 	}
-	return h(w, r, c)
+	return h(w, r.WithContext(ctx), c)
 }
 
 // confirmedGET answers a GET for the caller a known token names without reading the token

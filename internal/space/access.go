@@ -6,6 +6,7 @@ import (
 	"docsd/internal/access"
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
+	"docsd/internal/gencache"
 )
 
 // Access is one user's access to the content of one organization: the access component's
@@ -192,6 +193,32 @@ func (sa SpaceAccess) facts() *access.Facts {
 // A write transaction neither reuses nor caches facts: it decides on what it reads itself,
 // and what it reads may be rolled back with it.
 func (s *Service) spaceFacts(ctx context.Context, tx Tx, userID, id, token string, cache bool) (Space, *access.Facts, bool, error) {
+	gen, atGen := gencache.GenerationOf(ctx)
+	key := userID + "\x00" + id + "\x00" + token
+	if cache && atGen {
+		// Nothing was written since the generation this was read at: the space, the token and
+		// the access facts are all as they were (a deleted token, a removed grant, a moved head
+		// are writes, and change the generation on every instance).
+		if r, ok := s.rows.Get(key, gen); ok {
+			return r.space, r.facts, r.live, nil
+		}
+	}
+	sp, f, live, err := s.readSpaceFacts(ctx, tx, userID, id, token, cache)
+	if err == nil && cache && atGen {
+		s.rows.Put(key, gen, spaceFactsRow{space: sp, facts: f, live: live}, 512)
+	}
+	return sp, f, live, err
+}
+
+// spaceFactsRow is what spaceFacts read, kept by generation.
+type spaceFactsRow struct {
+	space Space
+	facts *access.Facts
+	live  bool
+}
+
+// readSpaceFacts is spaceFacts read from the database, through the access component's cache.
+func (s *Service) readSpaceFacts(ctx context.Context, tx Tx, userID, id, token string, cache bool) (Space, *access.Facts, bool, error) {
 	if cache && s.access.Cached(userID, id) {
 		row, err := tx.SpaceRow(ctx, id, userID, token)
 		if err != nil {

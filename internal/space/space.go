@@ -40,6 +40,7 @@ import (
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
 	"docsd/internal/clock"
+	"docsd/internal/gencache"
 	"docsd/internal/mergerules"
 )
 
@@ -141,11 +142,18 @@ type Service struct {
 	store  Store
 	access *access.Checker
 	clock  clock.Clock
+	// rows keeps each read's space row, token check and facts by the database generation the
+	// request read on arrival (gencache.WithGeneration): while nothing is written, the next
+	// read of the space by the same caller needs no statement at all (spaceFacts).
+	rows *gencache.Cache[spaceFactsRow]
 }
+
+// spaceFactsRows bounds the rows kept: one per caller, space and token read since the last write.
+const spaceFactsRows = 10_000
 
 // NewService returns the space service; it asks acc for every role.
 func NewService(s Store, acc *access.Checker, c clock.Clock) *Service {
-	return &Service{store: s, access: acc, clock: c}
+	return &Service{store: s, access: acc, clock: c, rows: gencache.New[spaceFactsRow](spaceFactsRows*512, spaceFactsRows)}
 }
 
 // Store runs reads and write transactions over spaces.

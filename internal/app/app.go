@@ -144,6 +144,13 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		return nil, err
 	}
 	a.Jobs.Register(space.PurgeJob, a.Spaces.HandlePurge)
+	a.Jobs.Register(content.BackfillDocumentsJob, func(ctx context.Context, _ json.RawMessage) error {
+		ids, err := a.DB.RevisionIDs(ctx)
+		if err != nil {
+			return err
+		}
+		return a.Content.BackfillDocuments(ctx, ids)
+	})
 	a.GitImport = gitimport.NewService(a.Content, a.Blobs, a.Jobs,
 		gitfetch.Options{Fetch: fetch.FromConfig(cfg), Gate: fetch.NewGate(cfg.FetchMaxConcurrent, fetch.DefaultGateWait)},
 		cfg.GitImportSyncPages)

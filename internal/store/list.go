@@ -1,6 +1,8 @@
 package store
 
 import (
+	"time"
+
 	"context"
 	"strings"
 
@@ -91,4 +93,15 @@ func Page[T any](ctx context.Context, q *Q, l List, page paging.Request, scan fu
 func Like(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 	return "%" + r.Replace(strings.ToLower(s)) + "%"
+}
+
+// pageByCreation pages l in creation order (created_at, then id; l.Desc for newest first),
+// the order of most lists: scan reads a row, created names its position.
+func pageByCreation[T any](ctx context.Context, q *Q, l List, page paging.Request, scan func(func(...any) error) (T, error), created func(T) (time.Time, string)) (paging.Result[T], error) {
+	l.Order = []string{"created_at", "id"}
+	return Page(ctx, q, l, page, func(s func(...any) error) (T, []any, error) {
+		v, err := scan(s)
+		at, id := created(v)
+		return v, []any{Micros(at), id}, err
+	})
 }

@@ -177,12 +177,9 @@ func scanOpenAPIVersion(scan func(...any) error) (openapi.Version, error) {
 
 // ListVersions lists a spec's versions, newest first.
 func (s OpenAPISpecs) ListVersions(ctx context.Context, specID string, page paging.Request) (paging.Result[openapi.Version], error) {
-	l := List{Select: openAPIVersionColumns, From: `FROM openapi_spec_versions`, Order: []string{"created_at", "id"}, Desc: true,
+	l := List{Select: openAPIVersionColumns, From: `FROM openapi_spec_versions`, Desc: true,
 		Where: []string{"spec_id = ?"}, Args: []any{specID}}
-	return Page(ctx, s.DB.Read(), l, page, func(scan func(...any) error) (openapi.Version, []any, error) {
-		v, err := scanOpenAPIVersion(scan)
-		return v, []any{Micros(v.CreatedAt), v.ID}, err
-	})
+	return pageByCreation(ctx, s.DB.Read(), l, page, scanOpenAPIVersion, func(v openapi.Version) (time.Time, string) { return v.CreatedAt, v.ID })
 }
 
 // Version returns a version of a spec.

@@ -58,16 +58,8 @@ func (s Translations) GetByID(ctx context.Context, id string) (translate.Transla
 }
 
 func (s Translations) List(ctx context.Context, orgID string, page paging.Request) (paging.Result[translate.Translation], error) {
-	return Page(ctx, s.DB.Read(), List{
-		Select: translationColumns,
-		From:   `FROM translations`,
-		Where:  []string{`organization_id = ?`},
-		Args:   []any{orgID},
-		Order:  []string{`created_at`, `id`},
-	}, page, func(scan func(...any) error) (translate.Translation, []any, error) {
-		t, err := scanTranslation(scan)
-		return t, []any{Micros(t.CreatedAt), t.ID}, err
-	})
+	l := List{Select: translationColumns, From: `FROM translations`, Where: []string{`organization_id = ?`}, Args: []any{orgID}}
+	return pageByCreation(ctx, s.DB.Read(), l, page, scanTranslation, func(x translate.Translation) (time.Time, string) { return x.CreatedAt, x.ID })
 }
 
 func (s Translations) BySource(ctx context.Context, spaceID string) ([]translate.Translation, error) {
@@ -195,16 +187,8 @@ func scanGlossary(scan func(...any) error) (translate.GlossaryEntry, error) {
 }
 
 func (s Translations) Glossary(ctx context.Context, orgID string, page paging.Request) (paging.Result[translate.GlossaryEntry], error) {
-	return Page(ctx, s.DB.Read(), List{
-		Select: glossaryColumns,
-		From:   `FROM glossary_entries`,
-		Where:  []string{`organization_id = ?`},
-		Args:   []any{orgID},
-		Order:  []string{`created_at`, `id`},
-	}, page, func(scan func(...any) error) (translate.GlossaryEntry, []any, error) {
-		e, err := scanGlossary(scan)
-		return e, []any{Micros(e.CreatedAt), e.ID}, err
-	})
+	l := List{Select: glossaryColumns, From: `FROM glossary_entries`, Where: []string{`organization_id = ?`}, Args: []any{orgID}}
+	return pageByCreation(ctx, s.DB.Read(), l, page, scanGlossary, func(x translate.GlossaryEntry) (time.Time, string) { return x.CreatedAt, x.ID })
 }
 
 func (s Translations) AllGlossary(ctx context.Context, orgID string) ([]translate.GlossaryEntry, error) {

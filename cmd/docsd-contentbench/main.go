@@ -30,6 +30,9 @@ type options struct {
 	// cpuProfile, when set, makes the server serving each size write a CPU profile to
 	// cpuProfile.<pages>, for go tool pprof.
 	cpuProfile string
+	// heapProfile, likewise, gets the serving server's heap profile as it stops: what the
+	// caches and outbox consumers hold after serving each size (the peak memory target).
+	heapProfile string
 }
 
 func main() {
@@ -53,6 +56,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	require := fs.String("require", "", "targets whose MISS makes the run exit 1, comma-separated letters a to g, or \"all\" (default: none; the table is printed either way)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the working directory (data, server logs) and print where it is")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write the serving server's CPU profile of each size to FILE.<pages> (go tool pprof)")
+	fs.StringVar(&o.heapProfile, "heapprofile", "", "write the serving server's heap profile of each size, taken as it stops, to FILE.<pages> (go tool pprof -sample_index=inuse_space)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}

@@ -71,7 +71,7 @@ func setUp(ctx context.Context, o options, bin, work string, n int) (*sizeRun, e
 		return nil, err
 	}
 	logPath := filepath.Join(work, fmt.Sprintf("docsd-%d.log", n))
-	if sr.srv, err = startDocsd(ctx, bin, sr.db.dataDir, sr.db.url, logPath, ""); err != nil {
+	if sr.srv, err = startDocsd(ctx, bin, sr.db.dataDir, sr.db.url, logPath, "", ""); err != nil {
 		sr.close()
 		return nil, err
 	}
@@ -86,7 +86,11 @@ func setUp(ctx context.Context, o options, bin, work string, n int) (*sizeRun, e
 	if o.cpuProfile != "" {
 		profile = fmt.Sprintf("%s.%d", o.cpuProfile, n)
 	}
-	if sr.srv, err = startDocsd(ctx, bin, sr.db.dataDir, sr.db.url, logPath, profile); err != nil {
+	var heap string
+	if o.heapProfile != "" {
+		heap = fmt.Sprintf("%s.%d", o.heapProfile, n)
+	}
+	if sr.srv, err = startDocsd(ctx, bin, sr.db.dataDir, sr.db.url, logPath, profile, heap); err != nil {
 		sr.close()
 		return nil, err
 	}

@@ -184,6 +184,14 @@ an administrator and an organization and prints an API token once.`, getenv, std
 		}
 		defer stop(log)
 	}
+	if cfg.HeapProfile != "" {
+		// Checked now so that a bad path fails the start, not the end of a long run.
+		stop, err := heapProfileAtStop(cfg.HeapProfile)
+		if err != nil {
+			return err
+		}
+		defer stop(log)
+	}
 	a, err := app.Open(ctx, cfg, app.Options{Log: log})
 	if err != nil {
 		return err

@@ -35,8 +35,11 @@ func TestServeWritesTheCPUProfileWhenItStops(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "cpu.pprof")
 	getenv := func(key string) string {
-		if key == "DOCSD_CPU_PROFILE" {
+		switch key {
+		case "DOCSD_CPU_PROFILE":
 			return path
+		case "DOCSD_HEAP_PROFILE":
+			return filepath.Join(dir, "heap.pprof")
 		}
 		return ""
 	}
@@ -58,13 +61,15 @@ func TestServeWritesTheCPUProfileWhenItStops(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("serve: %v", err)
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A profile is gzip-compressed protocol buffers.
-	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
-		t.Fatalf("%s holds %d bytes that are not a gzip-compressed profile", path, len(b))
+	for _, p := range []string{path, filepath.Join(dir, "heap.pprof")} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A profile is gzip-compressed protocol buffers.
+		if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+			t.Fatalf("%s holds %d bytes that are not a gzip-compressed profile", p, len(b))
+		}
 	}
 }
 

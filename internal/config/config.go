@@ -34,7 +34,10 @@ type Config struct {
 	RateLimitToken, RateLimitAddress, RateLimitExpensive int64
 	LogLevel                                             slog.Level // minimum level of log lines
 	CPUProfile                                           string     // file to write a CPU profile of the serving run to, for diagnosis; empty for none
-	BlobS3                                               BlobS3     // S3-compatible store for file bytes; none means DataDir/blobs
+	// HeapProfile is a file to write a heap profile to when serving stops (live objects and
+	// all allocations of the run), to find what holds memory; empty for none.
+	HeapProfile string
+	BlobS3      BlobS3 // S3-compatible store for file bytes; none means DataDir/blobs
 	// FetchMaxConcurrent bounds the outbound fetches (Git imports...) running at once; more
 	// wait a few seconds for a slot, then get 503.
 	FetchMaxConcurrent int
@@ -173,6 +176,7 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	fs.Int64Var(&c.BodyMemoryBytes, "body-memory-bytes", c.BodyMemoryBytes, "most bytes of request bodies held in memory at once, across requests; beyond it a body waits, then gets 503 (DOCSD_BODY_MEMORY_BYTES)")
 	fs.StringVar(&f.logLevel, "log-level", env("DOCSD_LOG_LEVEL", "info"), "debug, info, warn or error (DOCSD_LOG_LEVEL)")
 	fs.StringVar(&c.CPUProfile, "cpu-profile", env("DOCSD_CPU_PROFILE", ""), "write a CPU profile of the serving run to this file, for go tool pprof (DOCSD_CPU_PROFILE)")
+	fs.StringVar(&c.HeapProfile, "heap-profile", env("DOCSD_HEAP_PROFILE", ""), "write a heap profile to this file when serving stops, for go tool pprof (DOCSD_HEAP_PROFILE)")
 	f.intVar(&c.ImportSyncPages, "import-sync-pages", "DOCSD_IMPORT_SYNC_PAGES", "most pages an uploaded archive import commits within its request; larger ones run as a job (DOCSD_IMPORT_SYNC_PAGES)")
 	fs.StringVar(&c.SQLiteSynchronous, "sqlite-synchronous", env("DOCSD_SQLITE_SYNCHRONOUS", c.SQLiteSynchronous), "SQLite's synchronous setting: full (an acknowledged write survives a power loss), normal (it survives a crash of docsd, not of the machine), extra or off (DOCSD_SQLITE_SYNCHRONOUS)")
 	f.int64Var(&c.RateLimitToken, "rate-limit-token", "DOCSD_RATE_LIMIT_TOKEN", "requests a minute per API token; 0 for no limit (DOCSD_RATE_LIMIT_TOKEN)")
@@ -458,7 +462,7 @@ func (c Config) Redacted() map[string]any {
 	return map[string]any{
 		"addr": c.Addr, "dataDir": c.DataDir, "databaseURL": dbURL, "baseURL": c.BaseURL,
 		"fetchAllowPrivate": c.FetchAllowPrivate, "maxBodyBytes": c.MaxBodyBytes, "bodyMemoryBytes": c.BodyMemoryBytes, "logLevel": c.LogLevel.String(),
-		"cpuProfile": c.CPUProfile, "importSyncPages": c.ImportSyncPages, "sqliteSynchronous": c.SQLiteSynchronous, "outboxRetention": c.OutboxRetention.String(),
+		"cpuProfile": c.CPUProfile, "heapProfile": c.HeapProfile, "importSyncPages": c.ImportSyncPages, "sqliteSynchronous": c.SQLiteSynchronous, "outboxRetention": c.OutboxRetention.String(),
 		"openAPIRefreshInterval": c.OpenAPIRefreshInterval.String(), "openAPIFetchTimeout": c.OpenAPIFetchTimeout.String(),
 		"rateLimitToken": c.RateLimitToken, "rateLimitAddress": c.RateLimitAddress, "rateLimitExpensive": c.RateLimitExpensive,
 		"blobS3": c.BlobS3.redacted(), "pandoc": c.Pandoc, "integrationSecretsKey": redactedIfSet(c.IntegrationSecretsKey),

@@ -20,15 +20,23 @@ import (
 // object, with why. A key is "METHOD /path" (every swap and the outsider) or
 // "METHOD /path {param}" (the swap of that parameter only).
 var crossOrgExempt = map[string]string{
-	"GET /v1/users/{userId}":                                "a user's public profile: any signed-in user may read any user",
-	"POST /v1/orgs/{organizationId}/join":                   "joining is how a user of no organization enters one; the invite decides",
-	"GET /v1/email-domains/{emailDomain}/orgs":              "lists the organizations a user may join by the domain of their email",
-	"GET /sites/{organizationId}/{basename}":                "published content is public",
-	"GET /sites/{organizationId}/{basename}/{path}":         "published content is public",
-	"POST /v1/orgs/{organizationId}/invites/{inviteId}":     "accepting a link invite: the invite id is the credential, and the caller joins",
-	"GET /v1/orgs/{organizationId}/link-invites/{inviteId}": "a link invite is shown to whoever holds its id, before joining",
-	"GET /v1/pdf/{token}":                                   "the token is the credential",
-	"PUT /v1/storage/uploads/{token}":                       "the token is the credential",
+	"GET /v1/users/{userId}":                                                               "a user's public profile: any signed-in user may read any user",
+	"POST /v1/orgs/{organizationId}/join":                                                  "joining is how a user of no organization enters one; the invite decides",
+	"GET /v1/email-domains/{emailDomain}/orgs":                                             "lists the organizations a user may join by the domain of their email",
+	"GET /sites/{organizationId}/{basename}":                                               "published content is public",
+	"GET /sites/{organizationId}/{basename}/{path}":                                        "published content is public",
+	"POST /v1/orgs/{organizationId}/invites/{inviteId}":                                    "accepting a link invite: the invite id is the credential, and the caller joins",
+	"GET /v1/orgs/{organizationId}/link-invites/{inviteId}":                                "a link invite is shown to whoever holds its id, before joining",
+	"GET /v1/pdf/{token}":                                                                  "the token is the credential",
+	"PUT /v1/storage/uploads/{token}":                                                      "the token is the credential",
+	"GET /v1/integrations/{integrationName}/public":                                        "an integration's public endpoint: its script answers anyone and checks its callers itself",
+	"GET /v1/integrations/{integrationName}/public/{path}":                                 "an integration's public endpoint: its script answers anyone and checks its callers itself",
+	"GET /v1/integrations/{integrationName}/installations/{installationId}/public":         "an integration's public endpoint: its script answers anyone and checks its callers itself",
+	"GET /v1/integrations/{integrationName}/installations/{installationId}/public/{path}":  "an integration's public endpoint: its script answers anyone and checks its callers itself",
+	"POST /v1/integrations/{integrationName}/public":                                       "an integration's public endpoint: its script answers anyone and checks its callers itself",
+	"POST /v1/integrations/{integrationName}/public/{path}":                                "an integration's public endpoint: its script answers anyone and checks its callers itself",
+	"POST /v1/integrations/{integrationName}/installations/{installationId}/public":        "an integration's public endpoint: its script answers anyone and checks its callers itself",
+	"POST /v1/integrations/{integrationName}/installations/{installationId}/public/{path}": "an integration's public endpoint: its script answers anyone and checks its callers itself",
 }
 
 // TestPermissionMatrixCrossOrg calls every operation of api/openapi.yaml that has path

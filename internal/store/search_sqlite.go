@@ -79,21 +79,8 @@ func (t sqliteTerms) WordDocs(ctx context.Context, w string, prefix bool, limit 
 }
 
 func (t sqliteTerms) FrequentWords(ctx context.Context, prefix string, scan, top int) ([]string, error) {
-	rows, err := t.q.Query(ctx, `SELECT term FROM (SELECT term, doc FROM search_vocab WHERE term >= ? AND term < ? LIMIT `+
+	return column[string](ctx, t.q, `SELECT term FROM (SELECT term, doc FROM search_vocab WHERE term >= ? AND term < ? LIMIT `+
 		strconv.Itoa(scan)+`) ORDER BY doc DESC LIMIT `+strconv.Itoa(top), prefix, prefix+"\U0010FFFF")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var term string
-		if err := rows.Scan(&term); err != nil {
-			return nil, err
-		}
-		out = append(out, term)
-	}
-	return out, rows.Err()
 }
 
 func (t sqliteTerms) ScopeSections(ctx context.Context, spaceIDs []string) (int64, error) {
@@ -211,39 +198,16 @@ func (t sqliteTerms) Listed(ctx context.Context, ids []int64) (map[search.ListEn
 }
 
 func (t sqliteTerms) Lightest(ctx context.Context, w string, n int) ([]search.Champion, error) {
-	rows, err := t.q.Query(ctx, `SELECT section_id, weight FROM search_champions WHERE term = ?
-		ORDER BY weight, section_id LIMIT ?`, w, n)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []search.Champion
-	for rows.Next() {
+	return scanRows(ctx, t.q, func(scan func(...any) error) (search.Champion, error) {
 		var c search.Champion
-		if err := rows.Scan(&c.Section, &c.Weight); err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+		err := scan(&c.Section, &c.Weight)
+		return c, err
+	}, `SELECT section_id, weight FROM search_champions WHERE term = ? ORDER BY weight, section_id LIMIT ?`, w, n)
 }
 
 func (t sqliteTerms) UnlistedWords(ctx context.Context, common int) ([]string, error) {
-	rows, err := t.q.Query(ctx, `SELECT term FROM search_vocab WHERE doc > ?
+	return column[string](ctx, t.q, `SELECT term FROM search_vocab WHERE doc > ?
 		EXCEPT SELECT DISTINCT term FROM search_champions`, common)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var term string
-		if err := rows.Scan(&term); err != nil {
-			return nil, err
-		}
-		out = append(out, term)
-	}
-	return out, rows.Err()
 }
 
 func (t sqliteTerms) Waiting(ctx context.Context) ([]int64, int, error) {
@@ -336,20 +300,7 @@ func idStrings(ids []int64) []string {
 }
 
 func sectionIDs(ctx context.Context, q *Q, query string, args ...any) ([]int64, error) {
-	rows, err := q.Query(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return column[int64](ctx, q, query, args...)
 }
 
 // insertSectionsSQLite numbers new sections after the highest existing id (write

@@ -26,6 +26,15 @@ func scanRows[T any](ctx context.Context, q *Q, scan func(func(...any) error) (T
 	return out, mapErr(rows.Err())
 }
 
+// column runs a query of one column and returns its values.
+func column[T any](ctx context.Context, q *Q, query string, args ...any) ([]T, error) {
+	return scanRows(ctx, q, func(scan func(...any) error) (T, error) {
+		var v T
+		err := scan(&v)
+		return v, err
+	}, query, args...)
+}
+
 func (t siteTx) Tree(ctx context.Context, siteID string) (site.Tree, error) {
 	var tr site.Tree
 	var err error

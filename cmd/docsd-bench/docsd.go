@@ -24,6 +24,9 @@ type docsdOptions struct {
 	LogLevel    string
 	CPUProfile  string // written by docsd when it stops; empty for none
 	DatabaseURL string // empty: SQLite in DataDir
+	// Joining starts another instance on a database that has its administrator already:
+	// it prints no token, and none is waited for.
+	Joining bool
 }
 
 // startDocsd runs `docsd serve` on a fresh data directory (and database) and a free loopback port,
@@ -41,7 +44,11 @@ func startDocsd(ctx context.Context, o docsdOptions) (*server, string, error) {
 		"DOCSD_RATE_LIMIT_TOKEN=1000000000", "DOCSD_RATE_LIMIT_ADDRESS=1000000000", "DOCSD_RATE_LIMIT_EXPENSIVE=1000000000")
 	cmd.Stderr = logFile
 	const tokenLine, serveLine = "API token: ", "docsd is serving the API at "
-	s, got, err := start(ctx, "docsd", cmd, tokenLine, serveLine)
+	want := []string{tokenLine, serveLine}
+	if o.Joining {
+		want = want[1:]
+	}
+	s, got, err := start(ctx, "docsd", cmd, want...)
 	if err != nil {
 		return nil, "", fmt.Errorf("%w; the end of its log:\n%s", err, tail(o.LogPath, 2000))
 	}

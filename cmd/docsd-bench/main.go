@@ -61,6 +61,7 @@ type options struct {
 	PgProfile   string
 	Keep        bool
 	Postgres    string
+	PgInstances int
 }
 
 func parseOptions(args []string, stderr io.Writer) (options, error) {
@@ -80,6 +81,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.PgProfile, "pg-cpuprofile", "", "with -postgres: write the CPU profile of docsd on PostgreSQL to this file")
 	fs.BoolVar(&o.Keep, "keep", false, "keep the temporary directory (data, docsd's log, answers)")
 	fs.StringVar(&o.Postgres, "postgres", "", "also measure docsd on this PostgreSQL database (postgres://…), in a schema of its own dropped afterwards")
+	fs.IntVar(&o.PgInstances, "pg-instances", 1, "with -postgres: 2 also measures two docsd instances sharing that database, the load split between them")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -100,6 +102,10 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 		return o, fmt.Errorf("-max-requests: must be positive")
 	case o.Postgres != "" && !strings.HasPrefix(o.Postgres, "postgres://") && !strings.HasPrefix(o.Postgres, "postgresql://"):
 		return o, fmt.Errorf("-postgres: want a postgres:// URL")
+	case o.PgInstances < 1 || o.PgInstances > 2 || (o.PgInstances == 2 && o.Postgres == ""):
+		return o, fmt.Errorf("-pg-instances: 1, or 2 with -postgres")
+	case o.PgInstances == 2 && o.Connections < 2:
+		return o, fmt.Errorf("-pg-instances 2: needs at least 2 -connections to split")
 	}
 	for _, p := range []*string{&o.CPUProfile, &o.PgProfile} {
 		if *p == "" {
@@ -125,6 +131,8 @@ type target struct {
 	PgPath   string
 	PgBody   []byte
 	Postgres *loadResult
+	// With -pg-instances 2: the same load split between two docsd instances on that database.
+	PgPair [2]*loadResult
 }
 
 // run returns the exit code: 0 when every measurement completed without a failed request,
@@ -180,7 +188,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 	if err != nil {
 		return 1, err
 	}
-	var pg *server
+	var pg, pg2 *server
 	var pgToken string
 	if o.Postgres != "" {
 		pgURL, dropSchema, err := freshSchema(ctx, o.Postgres)
@@ -209,6 +217,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 		pgTargets, _, err := probe(ctx, pg.addr, pgToken, pgFx, chosen)
 		if err != nil {
 			return 1, err
+		}
+		if o.PgInstances == 2 {
+			// A second instance on the same database and data directory (its blobs), as a
+			// fleet runs: it makes no administrator, the database has one.
+			progress("starting a second docsd on the same PostgreSQL database")
+			if pg2, _, err = startDocsd(ctx, docsdOptions{Binary: bin, DataDir: pgData, DatabaseURL: pgURL, Joining: true,
+				LogPath: filepath.Join(tmp, "docsd-postgres-2.log"), LogLevel: o.LogLevel}); err != nil {
+				return 1, err
+			}
+			defer pg2.stop()
 		}
 		for i := range targets {
 			targets[i].PgPath, targets[i].PgBody = pgTargets[i].Path, pgTargets[i].Body
@@ -253,9 +271,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 		if pg != nil {
 			t.Postgres = results[2]
 		}
+		if pg2 != nil {
+			// The same load, its connections split between the two instances, both driven at
+			// once: what a fleet of two serves, against one instance's figure above.
+			pgSpec := runs[2].spec
+			pgSpec.Connections = o.Connections / 2
+			other := pgSpec
+			other.Connections = o.Connections - pgSpec.Connections
+			progress("%s: the same on two docsd instances sharing PostgreSQL", t.Route)
+			pair, err := measureTogether(ctx, []measured{{pg, pgSpec}, {pg2, other}}, o)
+			if err != nil {
+				return 1, fmt.Errorf("%s on two instances: %w", t.Route, err)
+			}
+			t.PgPair = [2]*loadResult{pair[0], pair[1]}
+		}
 	}
 	// docsd writes its CPU profile as it stops.
-	for _, s := range []*server{docsd, bare, pg} {
+	for _, s := range []*server{docsd, bare, pg, pg2} {
 		if s == nil {
 			continue
 		}
@@ -313,6 +345,45 @@ func measure(ctx context.Context, runs []measured, o options) ([]*loadResult, er
 		for j := range loads {
 			l := loads[(i+j)%len(loads)]
 			if err := l.phase(ctx, slice, true); err != nil {
+				return nil, err
+			}
+		}
+	}
+	out := make([]*loadResult, len(loads))
+	for i, l := range loads {
+		out[i] = l.finish()
+	}
+	return out, nil
+}
+
+// measureTogether drives every server at once, each with its own load: a warm-up, then
+// o.Duration measured. Their requests/s add up to what they serve together.
+func measureTogether(ctx context.Context, runs []measured, o options) ([]*loadResult, error) {
+	var loads []*load
+	defer func() {
+		for _, l := range loads {
+			l.close()
+		}
+	}()
+	for _, r := range runs {
+		spec := r.spec
+		spec.Addr, spec.CPUOf = r.srv.addr, []string{r.srv.pid()}
+		l, err := openLoad(spec)
+		if err != nil {
+			return nil, err
+		}
+		loads = append(loads, l)
+	}
+	for _, p := range []struct {
+		d        time.Duration
+		measured bool
+	}{{o.Warmup, false}, {o.Duration, true}} {
+		errs := make(chan error, len(loads))
+		for _, l := range loads {
+			go func() { errs <- l.phase(ctx, p.d, p.measured) }()
+		}
+		for range loads {
+			if err := <-errs; err != nil {
 				return nil, err
 			}
 		}

@@ -15,6 +15,10 @@ const (
 	maxP99Ratio        = 2.0 // docsd's p99 over the bare handler's, at most
 	// maxPostgresSlowdown bounds SQLite's requests/s over PostgreSQL's (with -postgres).
 	maxPostgresSlowdown = 1.5
+	// minPairScale is how much more two docsd instances sharing PostgreSQL must serve than one
+	// (with -pg-instances 2), on a machine with at least minPairCPUs CPUs.
+	minPairScale = 1.6
+	minPairCPUs  = 8
 )
 
 type report struct {
@@ -109,6 +113,21 @@ func (r report) print(w io.Writer) {
 			if p.Errors > 0 {
 				fmt.Fprintf(w, "FAIL  %s: %d failed requests on docsd-pg; first: %s\n", t.Route, p.Errors, p.FirstErr)
 			}
+			if a, b := t.PgPair[0], t.PgPair[1]; a != nil && b != nil {
+				both := a.perSecond() + b.perSecond()
+				scale := ratio(both, p.perSecond())
+				// Two instances can only serve more where there are cores for both of them, the
+				// database and the load generator; below that the figure is printed, not judged.
+				judged := verdict(scale >= minPairScale)
+				if runtime.NumCPU() < minPairCPUs {
+					judged = "info"
+				}
+				fmt.Fprintf(w, "%s  %s: two docsd instances on one PostgreSQL serve %.0f req/s (%.0f + %.0f), %.2f× one instance's %.0f (goal ≥ %.1f× with at least %d CPUs; this machine has %d)\n",
+					judged, t.Route, both, a.perSecond(), b.perSecond(), scale, p.perSecond(), minPairScale, minPairCPUs, runtime.NumCPU())
+				if a.Errors+b.Errors > 0 {
+					fmt.Fprintf(w, "FAIL  %s: %d failed requests on the two instances; first: %s%s\n", t.Route, a.Errors+b.Errors, a.FirstErr, b.FirstErr)
+				}
+			}
 		}
 	}
 	if r.Options.Keep {
@@ -138,6 +157,9 @@ func (r report) failed() bool {
 			return true
 		}
 		if t.Unavailable == "" && t.Postgres != nil && t.Postgres.Errors > 0 {
+			return true
+		}
+		if a, b := t.PgPair[0], t.PgPair[1]; t.Unavailable == "" && a != nil && b != nil && a.Errors+b.Errors > 0 {
 			return true
 		}
 	}

@@ -2,12 +2,15 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"docsd/internal/apitest"
+	"docsd/internal/integration"
+	"docsd/internal/store"
 )
 
 // eventsOf lists an integration's events as "type spaceId installationId" lines, sorted.
@@ -89,5 +92,53 @@ func TestIntegrationEventsPruned(t *testing.T) {
 	}
 	if got := eventsOf(e, "old"); len(got) != 1 {
 		t.Fatalf("after pruning: %v", got)
+	}
+}
+
+// The integrations consumer, having turned changes into events and died before its cursor
+// moved, sees them again: the second pass records no event twice.
+func TestOutboxIntegrationsConsumerAfterACrashBeforeTheCursorMoved(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	publish(e, "crashwatch", nil)
+	sp := titledSpace(t, e, "Watched")
+	in := e.Post(e.Admin, "/v1/integrations/crashwatch/installations", map[string]any{"organization": e.Org}).Expect(201).Str("id")
+	e.Patch(e.Admin, "/v1/integrations/crashwatch/installations/"+in, map[string]any{"space_selection": "all"}).Expect(200)
+	e.RunDue()
+	e.App.Outbox.Stop()
+	replaceContent(t, e, e.Admin, sp, newTreeBuilder().doc("p1", "", "One", "one", "Hello.\n").tree)
+	e.Patch(e.Admin, "/v1/spaces/"+sp, map[string]any{"visibility": "public"}).Expect(200)
+
+	ctx := t.Context()
+	claim, ok, err := store.Outbox{DB: e.App.DB}.ClaimEvents(ctx, integration.Consumer, "crashed", e.Clock.Now(), time.Minute, 100)
+	if err != nil || !ok {
+		t.Fatalf("claim: %v %v", ok, err)
+	}
+	events := claim.Events()
+	if len(events) == 0 {
+		t.Fatal("no events claimed")
+	}
+	if err := e.App.Integrations.HandleEvents(ctx, events); err != nil {
+		t.Fatal(err)
+	}
+	first := eventsOf(e, "crashwatch")
+	if !slices.Contains(first, "space_content_updated "+sp+" "+in) || !slices.Contains(first, "space_visibility_updated "+sp+" "+in) {
+		t.Fatalf("events after the first pass: %v", first)
+	}
+	// The crash: on PostgreSQL the claim's connection goes, and its lock with it; on SQLite
+	// the lease is left to expire.
+	if apitest.Engine() == "postgres" {
+		claim.Release()
+	} else {
+		e.Clock.Advance(2 * time.Minute)
+	}
+	if _, err := e.App.Outbox.RunPending(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := outboxMetric(t, e, "docsd_outbox_pending_events", integration.Consumer); got != 0 {
+		t.Errorf("%v events pending after the second pass", got)
+	}
+	if again := eventsOf(e, "crashwatch"); !slices.Equal(again, first) {
+		t.Errorf("events after the second pass:\n%v\nwant them unchanged:\n%v", again, first)
 	}
 }

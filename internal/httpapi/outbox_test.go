@@ -143,9 +143,9 @@ func TestOutboxEventsAreWrittenWithTheirChanges(t *testing.T) {
 	})
 }
 
-// Two instances on one database both run the search consumer; every event is processed by
-// exactly one of them.
-func TestOutboxSearchConsumerProcessesEachEventOnceAcrossInstances(t *testing.T) {
+// Two instances on one database both run every consumer; each event is processed by exactly
+// one of them, for each consumer.
+func TestOutboxConsumersProcessEachEventOnceAcrossInstances(t *testing.T) {
 	t.Parallel()
 	e := apitest.New(t)
 	peer := e.Peer()
@@ -156,11 +156,17 @@ func TestOutboxSearchConsumerProcessesEachEventOnceAcrossInstances(t *testing.T)
 	e.App.Outbox.Stop()
 	peer.App.Outbox.Stop()
 	e.RunDue()
-	processed := func() float64 {
-		return outboxMetric(t, e, "docsd_outbox_processed_events_total", search.Consumer) +
-			outboxMetric(t, peer, "docsd_outbox_processed_events_total", search.Consumer)
+	// Every consumer, not only the search indexer, is counted: each must take each event once.
+	consumers := e.App.Outbox.Names()
+	processed := func(name string) float64 {
+		return outboxMetric(t, e, "docsd_outbox_processed_events_total", name) +
+			outboxMetric(t, peer, "docsd_outbox_processed_events_total", name)
 	}
-	before, from := processed(), lastSeq(t, e)
+	before := map[string]float64{}
+	for _, name := range consumers {
+		before[name] = processed(name)
+	}
+	from := lastSeq(t, e)
 
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
@@ -195,11 +201,16 @@ func TestOutboxSearchConsumerProcessesEachEventOnceAcrossInstances(t *testing.T)
 	e.RunDue()
 	peer.RunDue()
 	to := lastSeq(t, e)
-	if got := processed() - before; got != float64(to-from) {
-		t.Errorf("%v events processed by the two instances, %d written", got, to-from)
+	for _, name := range consumers {
+		if got := processed(name) - before[name]; got != float64(to-from) {
+			t.Errorf("consumer %s: %v events processed by the two instances, %d written", name, got, to-from)
+		}
+		if outboxMetric(t, e, "docsd_outbox_pending_events", name) != 0 {
+			t.Errorf("consumer %s: events still pending", name)
+		}
 	}
-	if outboxMetric(t, e, "docsd_outbox_pending_events", search.Consumer) != 0 {
-		t.Error("events still pending")
+	if len(consumers) < 4 {
+		t.Errorf("consumers %v: want the search, integrations, translations and OpenAPI ones at least", consumers)
 	}
 	indexConsistent(t, e, sp)
 	if got := pageIDs(spaceSearch(e, e.Admin, sp, "quagga7").Expect(200)); !slices.Equal(got, []string{"p1"}) {

@@ -13,6 +13,8 @@ import (
 	"docsd/internal/auth"
 	"docsd/internal/config"
 	"docsd/internal/contenttree"
+	"docsd/internal/store"
+	"docsd/internal/translate"
 )
 
 // noProviders turns every translation provider off, for tests that must not depend on what
@@ -223,4 +225,68 @@ func TestTranslationRunWithApertium(t *testing.T) {
 	}
 	resultSpace := tr.Str("result.space")
 	e.Get(e.Admin, "/v1/spaces/"+resultSpace).Expect(200)
+}
+
+// The translations consumer, having queued a re-run for a source's new head and died before
+// its cursor moved, sees the change again: the second pass leaves the translation's result as
+// the first made it (a run it queues again, the first having completed, finds nothing left to
+// translate and moves nothing).
+func TestOutboxTranslationsConsumerAfterACrashBeforeTheCursorMoved(t *testing.T) {
+	requireApertium(t)
+	e := apitest.New(t)
+	src := newSpace(t, e, e.Admin, e.Org, map[string]any{"title": "Guide"})
+	replaceContent(t, e, e.Admin, src, sourceTree())
+	e.RunDue()
+	base := "/v1/orgs/" + e.Org + "/translations"
+	id := e.Post(e.Admin, base, map[string]any{"source": map[string]any{"space": src, "language": "en"}, "language": "es"}).Expect(201).Str("id")
+	e.Post(e.Admin, base+"/"+id+"/run", nil).Expect(204)
+	waitForRuns(t, e, base+"/"+id, 1)
+
+	e.App.Outbox.Stop()
+	edited := sourceTree()
+	pg := edited.Pages["p3"]
+	pg.Markdown = "When the server does not start, read the logs and the house.\n"
+	edited.Pages["p3"] = pg
+	replaceContent(t, e, e.Admin, src, edited)
+	ctx := t.Context()
+	claim, ok, err := store.Outbox{DB: e.App.DB}.ClaimEvents(ctx, translate.Consumer, "crashed", e.Clock.Now(), time.Minute, 100)
+	if err != nil || !ok {
+		t.Fatalf("claim: %v %v", ok, err)
+	}
+	if err := e.App.Translations.HandleEvents(ctx, claim.Events()); err != nil {
+		t.Fatal(err)
+	}
+	// The run the crashed pass queued completes.
+	for range 10 {
+		if _, err := e.App.Jobs.RunDue(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if tr := e.Get(e.Admin, base+"/"+id).Expect(200); tr.Num("stats.runs") >= 2 && tr.Str("status") == "completed" {
+			break
+		}
+	}
+	first := e.Get(e.Admin, base+"/"+id).Expect(200)
+	if first.Num("stats.runs") != 2 || first.Str("status") != "completed" || first.Num("stats.latestPages") != 1 {
+		t.Fatalf("after the crashed pass's run: %v", first.Map())
+	}
+	head := e.Get(e.Admin, "/v1/spaces/"+first.Str("result.space")).Expect(200).Str("revision")
+	if apitest.Engine() == "postgres" {
+		claim.Release()
+	} else {
+		e.Clock.Advance(2 * time.Minute)
+	}
+	e.RunDue()
+	again := e.Get(e.Admin, base+"/"+id).Expect(200)
+	if got := outboxMetric(t, e, "docsd_outbox_pending_events", translate.Consumer); got != 0 {
+		t.Errorf("%v events pending after the second pass", got)
+	}
+	if again.Str("status") != "completed" || (again.Num("stats.runs") > first.Num("stats.runs") && again.Num("stats.latestPages") != 0) {
+		t.Errorf("after the second pass: %v", again.Map())
+	}
+	if now := e.Get(e.Admin, "/v1/spaces/"+again.Str("result.space")).Expect(200).Str("revision"); now != head {
+		t.Errorf("the result space moved from %s to %s on the second pass", head, now)
+	}
+	if out := resultTree(t, e, again); !strings.Contains(out.Pages["p3"].Markdown, "casa") {
+		t.Errorf("p3 after the second pass: %q", out.Pages["p3"].Markdown)
+	}
 }

@@ -242,6 +242,15 @@ func (s *Service) run(ctx context.Context, t *Translation) (runResult, error) {
 			return res, err
 		}
 	}
+	// A run that finds the result space's head already holding what it would write (a
+	// re-run with nothing new, as the outbox consumer makes when it sees a change again) adds
+	// no revision.
+	if same, err := s.resultHolds(ctx, caller, t.ResultSpace, out); err != nil {
+		return res, err
+	} else if same != "" {
+		t.ResultRevision = same
+		return res, s.store.PutUnits(ctx, t.ID, units, s.clock.Now())
+	}
 	rev, _, err := s.content.Replace(ctx, caller, t.ResultSpace, out)
 	if apperr.Is(err, apperr.NotFound) {
 		return res, &FinalError{fmt.Errorf("result space %s is gone; delete the translation and create it again", t.ResultSpace)}
@@ -253,6 +262,25 @@ func (s *Service) run(ctx context.Context, t *Translation) (runResult, error) {
 		return res, err
 	}
 	return res, nil
+}
+
+// resultHolds returns the head revision of the result space when its content is out already,
+// "" otherwise (or when the space is gone: Replace says so).
+func (s *Service) resultHolds(ctx context.Context, caller auth.Caller, spaceID string, out *contenttree.Tree) (string, error) {
+	v, err := s.spaces.RoleOn(ctx, caller, spaceID)
+	if apperr.Is(err, apperr.NotFound) || (err == nil && v.Revision == "") {
+		return "", nil
+	} else if err != nil {
+		return "", err
+	}
+	cur, err := s.content.Tree(ctx, v.Revision)
+	if err != nil {
+		return "", err
+	}
+	if cur.Equal(out) {
+		return v.Revision, nil
+	}
+	return "", nil
 }
 
 func validSpaceLanguage(l string) bool {

@@ -3,9 +3,12 @@ package httpapi_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"docsd/internal/apitest"
+	"docsd/internal/openapi"
 	"docsd/internal/site"
+	"docsd/internal/store"
 )
 
 const petStoreDoc = `openapi: 3.0.3
@@ -208,5 +211,43 @@ func TestIntegrationOpenAPIOlderBlockMakesASpec(t *testing.T) {
 	body := newReader(t, e).get(f.path("")).expect(t, 200).Body
 	if !strings.Contains(body, "openapi-method-post") || strings.Contains(body, "Written by hand.") {
 		t.Errorf("the older block does not render from the spec: %.2000s", body)
+	}
+}
+
+// The OpenAPI sources consumer, having made a spec for an older block's URL and died before
+// its cursor moved, sees the change again: the second pass makes no second spec.
+func TestOutboxOpenAPISourcesConsumerAfterACrashBeforeTheCursorMoved(t *testing.T) {
+	srv := newSpecServer(t, map[string]string{"api/openapi.yaml": petStoreDoc, "api/schemas/pet.yaml": petSchemas})
+	e := apitest.New(t)
+	src := srv.URL + "/api/openapi.yaml"
+	sp := newSpace(t, e, e.Admin, e.Org, map[string]any{"title": "API"})
+	e.RunDue()
+	e.App.Outbox.Stop()
+	md := "# Pets\n\n{% swagger src=\"" + src + "\" path=\"/pets/{petId}\" method=\"post\" %}\n{% swagger-description %}\nWritten by hand.\n{% endswagger-description %}\n{% endswagger %}\n"
+	replaceContent(t, e, e.Admin, sp, newTreeBuilder().doc("home", "", "Pets", "home", md).tree)
+	ctx := t.Context()
+	claim, ok, err := store.Outbox{DB: e.App.DB}.ClaimEvents(ctx, openapi.SourcesConsumer, "crashed", e.Clock.Now(), time.Minute, 100)
+	if err != nil || !ok {
+		t.Fatalf("claim: %v %v", ok, err)
+	}
+	if err := e.App.OpenAPI.HandleHeadMoves(e.App.Content)(ctx, claim.Events()); err != nil {
+		t.Fatal(err)
+	}
+	first := e.Get(e.Admin, "/v1/orgs/"+e.Org+"/openapi").Expect(200).Items()
+	if len(first) != 1 || first[0]["sourceURL"] != src {
+		t.Fatalf("specs after the first pass: %v", first)
+	}
+	if apitest.Engine() == "postgres" {
+		claim.Release()
+	} else {
+		e.Clock.Advance(2 * time.Minute)
+	}
+	e.RunDue()
+	if got := outboxMetric(t, e, "docsd_outbox_pending_events", openapi.SourcesConsumer); got != 0 {
+		t.Errorf("%v events pending after the second pass", got)
+	}
+	again := e.Get(e.Admin, "/v1/orgs/"+e.Org+"/openapi").Expect(200).Items()
+	if len(again) != 1 || again[0]["id"] != first[0]["id"] {
+		t.Errorf("specs after the second pass: %v, want the first pass's one: %v", again, first)
 	}
 }

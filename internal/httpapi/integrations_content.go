@@ -164,11 +164,7 @@ func (s *Server) getContentInstallation(kind integration.Kind) handlerFunc {
 		if err != nil {
 			return err
 		}
-		out, err := s.contentWire(r, c, extended != nil && *extended)(ci)
-		if err != nil {
-			return err
-		}
-		return ok(w, out)
+		return s.writeContentInstallation(w, r, c, extended, ci)
 	}
 }
 
@@ -191,12 +187,18 @@ func (s *Server) updateContentInstallation(kind integration.Kind) handlerFunc {
 		if err != nil {
 			return err
 		}
-		out, err := s.contentWire(r, c, extended != nil && *extended)(ci)
-		if err != nil {
-			return err
-		}
-		return ok(w, out)
+		return s.writeContentInstallation(w, r, c, extended, ci)
 	}
+}
+
+// writeContentInstallation answers a space or site installation, extended when the request's
+// `extended` (read and checked before anything was done) asks for it.
+func (s *Server) writeContentInstallation(w http.ResponseWriter, r *http.Request, c auth.Caller, extended *bool, ci integration.ContentInstallation) error {
+	out, err := s.contentWire(r, c, extended != nil && *extended)(ci)
+	if err != nil {
+		return err
+	}
+	return ok(w, out)
 }
 
 func (s *Server) uninstallFromContent(kind integration.Kind) handlerFunc {

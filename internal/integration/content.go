@@ -53,11 +53,8 @@ func (s *Service) InstallOn(ctx context.Context, c auth.Caller, name, installati
 	now := s.clock.Now()
 	var out ContentInstallation
 	err := s.store.Write(ctx, now, func(tx Tx) error {
-		it, in, err := s.installation(ctx, tx, c, name, installationID)
+		it, in, err := s.writableInstallation(ctx, tx, c, name, installationID)
 		if err != nil {
-			return err
-		}
-		if err := s.writeInstallation(ctx, c, in); err != nil {
 			return err
 		}
 		if !targetAllows(it, kind) {

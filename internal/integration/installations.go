@@ -80,6 +80,16 @@ func (s *Service) installation(ctx context.Context, tx Tx, c auth.Caller, name, 
 	return it, in, s.countSpaces(ctx, tx, &in)
 }
 
+// writableInstallation loads an installation the caller may read (404 otherwise) and change
+// (its organization's admins, or its own token).
+func (s *Service) writableInstallation(ctx context.Context, tx Tx, c auth.Caller, name, id string) (Integration, Installation, error) {
+	it, in, err := s.installation(ctx, tx, c, name, id)
+	if err != nil {
+		return it, in, err
+	}
+	return it, in, s.writeInstallation(ctx, c, in)
+}
+
 func (s *Service) countSpaces(ctx context.Context, tx Tx, in *Installation) error {
 	cis, err := tx.ContentInstallations(ctx, in.ID, SpaceKind, "")
 	in.Spaces = len(cis)
@@ -111,11 +121,8 @@ func (s *Service) UpdateInstallation(ctx context.Context, c auth.Caller, name, i
 	now := s.clock.Now()
 	var out Installation
 	err := s.store.Write(ctx, now, func(tx Tx) error {
-		it, in, err := s.installation(ctx, tx, c, name, id)
+		it, in, err := s.writableInstallation(ctx, tx, c, name, id)
 		if err != nil {
-			return err
-		}
-		if err := s.writeInstallation(ctx, c, in); err != nil {
 			return err
 		}
 		prev := in

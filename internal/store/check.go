@@ -11,20 +11,7 @@ import (
 
 // strings runs a query that returns one text column.
 func (db *DB) strings(ctx context.Context, query string, args ...any) ([]string, error) {
-	rows, err := db.Read().Query(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, mapErr(rows.Err())
+	return column[string](ctx, db.Read(), query, args...)
 }
 
 // RevisionIDs lists every revision, oldest first.

@@ -479,18 +479,5 @@ func (w convWriter) InsertTask(ctx context.Context, t conversation.Task) error {
 }
 
 func (w convWriter) OrgSpaces(ctx context.Context, orgID string) ([]string, error) {
-	rows, err := w.q.Query(ctx, `SELECT id FROM spaces WHERE organization_id = ? AND deleted_at IS NULL ORDER BY created_at, id`, orgID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return column[string](ctx, w.q, `SELECT id FROM spaces WHERE organization_id = ? AND deleted_at IS NULL ORDER BY created_at, id`, orgID)
 }

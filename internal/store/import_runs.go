@@ -82,20 +82,7 @@ func (s ImportRuns) RunByID(ctx context.Context, id string) (importrun.Run, erro
 
 // RunSpaces lists the spaces the organization's runs target.
 func (s ImportRuns) RunSpaces(ctx context.Context, orgID string) ([]string, error) {
-	rows, err := s.DB.Read().Query(ctx, `SELECT DISTINCT space_id FROM import_runs WHERE organization_id = ?`, orgID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return column[string](ctx, s.DB.Read(), `SELECT DISTINCT space_id FROM import_runs WHERE organization_id = ?`, orgID)
 }
 
 // ListRuns lists the organization's runs that target spaceIDs, most recent first.

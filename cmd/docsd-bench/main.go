@@ -320,20 +320,10 @@ type measured struct {
 // each, the order rotating from one slice to the next so that the machine's noise falls on
 // all of them alike.
 func measure(ctx context.Context, runs []measured, o options) ([]*loadResult, error) {
-	var loads []*load
-	defer func() {
-		for _, l := range loads {
-			l.close()
-		}
-	}()
-	for _, r := range runs {
-		spec := r.spec
-		spec.Addr, spec.CPUOf = r.srv.addr, []string{r.srv.pid(), "self"}
-		l, err := openLoad(spec)
-		if err != nil {
-			return nil, err
-		}
-		loads = append(loads, l)
+	loads, err := openLoads(runs, true)
+	defer closeLoads(loads)
+	if err != nil {
+		return nil, err
 	}
 	for _, l := range loads {
 		if err := l.phase(ctx, o.Warmup, false); err != nil {
@@ -356,23 +346,39 @@ func measure(ctx context.Context, runs []measured, o options) ([]*loadResult, er
 	return out, nil
 }
 
-// measureTogether drives every server at once, each with its own load: a warm-up, then
-// o.Duration measured. Their requests/s add up to what they serve together.
-func measureTogether(ctx context.Context, runs []measured, o options) ([]*loadResult, error) {
+// openLoads opens a load on each run's server, reading that server's CPU time, and this
+// process's too with self. On an error it returns the loads opened so far, to be closed.
+func openLoads(runs []measured, self bool) ([]*load, error) {
 	var loads []*load
-	defer func() {
-		for _, l := range loads {
-			l.close()
-		}
-	}()
 	for _, r := range runs {
 		spec := r.spec
 		spec.Addr, spec.CPUOf = r.srv.addr, []string{r.srv.pid()}
+		if self {
+			spec.CPUOf = append(spec.CPUOf, "self")
+		}
 		l, err := openLoad(spec)
 		if err != nil {
-			return nil, err
+			return loads, err
 		}
 		loads = append(loads, l)
+	}
+	return loads, nil
+}
+
+func closeLoads(loads []*load) {
+	for _, l := range loads {
+		l.close()
+	}
+}
+
+// measureTogether drives every server at once, each with its own load: a warm-up, then
+// o.Duration measured. Their requests/s add up to what they serve together.
+func measureTogether(ctx context.Context, runs []measured, o options) ([]*loadResult, error) {
+	// The load generators run at once: their own CPU cannot be told apart, so it is not read.
+	loads, err := openLoads(runs, false)
+	defer closeLoads(loads)
+	if err != nil {
+		return nil, err
 	}
 	for _, p := range []struct {
 		d        time.Duration

@@ -19,8 +19,11 @@ func (a *App) openTranslations(ctx context.Context) error {
 	a.LLMMetrics = translate.NewLLMMetrics()
 	var llm translate.Provider
 	if m := translate.NewLLM(translate.LLMConfig{BaseURL: l.LLMBaseURL, Model: l.LLMModel, APIKey: l.LLMAPIKey,
-		Timeout: l.LLMTimeout}, a.Log, a.LLMMetrics); m != nil {
+		EmbeddingModel: l.LLMEmbeddingModel, Timeout: l.LLMTimeout}, a.Log, a.LLMMetrics); m != nil {
 		llm = m
+		// The same model sharpens conversation issues, embeds them and drafts agent tasks'
+		// change requests.
+		a.Conversations.UseModel(m, draftPages{a})
 	}
 	var apertium translate.Provider
 	if ap := translate.NewApertium(ctx, l.ApertiumCommand); ap != nil {

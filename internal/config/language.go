@@ -15,6 +15,7 @@ type Language struct {
 	Provider          string
 	LLMBaseURL        string // e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1 (Ollama)
 	LLMModel          string
+	LLMEmbeddingModel string // the embeddings endpoint's model (conversation clustering); default LLMModel
 	LLMAPIKey         string
 	LLMTimeout        time.Duration // one request to the model
 	ApertiumCommand   string        // the apertium program; empty turns Apertium off
@@ -29,6 +30,7 @@ func (f *Flags) addLanguageFlags(env func(key, def string) string) {
 	fs.StringVar(&l.Provider, "translate-provider", env("DOCSD_TRANSLATE_PROVIDER", "auto"), "translation provider: auto, llm, apertium, libretranslate or deepl (DOCSD_TRANSLATE_PROVIDER)")
 	fs.StringVar(&l.LLMBaseURL, "llm-base-url", env("DOCSD_LLM_BASE_URL", ""), "OpenAI-compatible chat-completions base URL, e.g. http://127.0.0.1:11434/v1; the key comes from DOCSD_LLM_API_KEY (DOCSD_LLM_BASE_URL)")
 	fs.StringVar(&l.LLMModel, "llm-model", env("DOCSD_LLM_MODEL", ""), "language model name (DOCSD_LLM_MODEL)")
+	fs.StringVar(&l.LLMEmbeddingModel, "llm-embedding-model", env("DOCSD_LLM_EMBEDDING_MODEL", ""), "model of the OpenAI-compatible embeddings endpoint, used to cluster conversation issues; default the language model (DOCSD_LLM_EMBEDDING_MODEL)")
 	f.durationVar(&l.LLMTimeout, "llm-timeout", "DOCSD_LLM_TIMEOUT", "timeout of one request to the language model (DOCSD_LLM_TIMEOUT)")
 	fs.StringVar(&l.ApertiumCommand, "apertium", env("DOCSD_APERTIUM", "apertium"), "the apertium command, for its installed pairs; empty turns it off (DOCSD_APERTIUM)")
 	fs.StringVar(&l.LibreTranslateURL, "libretranslate-url", env("DOCSD_LIBRETRANSLATE_URL", ""), "LibreTranslate server URL; its key comes from DOCSD_LIBRETRANSLATE_API_KEY (DOCSD_LIBRETRANSLATE_URL)")
@@ -75,7 +77,7 @@ func (l Language) redacted() map[string]any {
 		}
 		return "REDACTED"
 	}
-	return map[string]any{"provider": l.Provider, "llmBaseURL": l.LLMBaseURL, "llmModel": l.LLMModel,
+	return map[string]any{"provider": l.Provider, "llmBaseURL": l.LLMBaseURL, "llmModel": l.LLMModel, "llmEmbeddingModel": l.LLMEmbeddingModel,
 		"llmAPIKey": hide(l.LLMAPIKey), "llmTimeout": l.LLMTimeout.String(), "apertium": l.ApertiumCommand,
 		"libreTranslateURL": l.LibreTranslateURL, "libreTranslateKey": hide(l.LibreTranslateKey),
 		"deepLURL": l.DeepLURL, "deepLKey": hide(l.DeepLKey)}

@@ -66,7 +66,10 @@ type Issue struct {
 	ID, OrgID, ConversationID, ClusterID string
 	Title, Summary                       string
 	Terms                                map[string]float64 // term frequencies
-	CreatedAt, IngestedAt                time.Time
+	// Embedding is the model's vector of the issue's title and summary; nil when no model
+	// is configured or it failed.
+	Embedding             []float64
+	CreatedAt, IngestedAt time.Time
 }
 
 // Cluster groups issues about one subject.
@@ -74,7 +77,9 @@ type Cluster struct {
 	ID, OrgID, Label, Icon, Summary string
 	Status                          string
 	Centroid                        map[string]float64 // summed term frequencies of its issues
-	CreatedAt, UpdatedAt            time.Time
+	// Embedding is the sum of its issues' embeddings (those that have one); nil if none.
+	Embedding            []float64
+	CreatedAt, UpdatedAt time.Time
 }
 
 // ClusterView is a cluster with its counts.
@@ -91,7 +96,9 @@ type Task struct {
 	ID, OrgID, ClusterID, SpaceID string
 	Title, Description            string
 	Status                        string
-	CreatedAt, UpdatedAt          time.Time
+	// ChangeRequest is the change request the model drafted for the task, "" without one.
+	ChangeRequest        string
+	CreatedAt, UpdatedAt time.Time
 }
 
 // IssueView is an issue with its conversation.
@@ -123,6 +130,8 @@ type Store interface {
 	Tasks(ctx context.Context, orgID string, f TaskFilter, page paging.Request) (paging.Result[Task], error)
 	Task(ctx context.Context, orgID, id string) (Task, error)
 	SetTaskStatus(ctx context.Context, orgID, id, status string, now time.Time) (Task, error)
+	// SetTaskChangeRequest links a task to the change request drafted for it.
+	SetTaskChangeRequest(ctx context.Context, orgID, id, changeRequest string, now time.Time) error
 	Setup(ctx context.Context, orgID string) (SetupStats, error)
 	// Process runs fn in one write transaction holding the organization's processing lock.
 	Process(ctx context.Context, orgID string, now time.Time, fn func(w Writer) error) error
@@ -142,6 +151,9 @@ type Writer interface {
 	HasTask(ctx context.Context, clusterID string) (bool, error)
 	InsertTask(ctx context.Context, t Task) error
 	OrgSpaces(ctx context.Context, orgID string) ([]string, error)
+	// OrgAdmin is the organization's longest-standing enabled admin, "" if none: the author
+	// of the change requests drafted for agent tasks.
+	OrgAdmin(ctx context.Context, orgID string) (string, error)
 }
 
 // TaskFilter is listAgentTasks' filters.

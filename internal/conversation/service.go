@@ -35,6 +35,8 @@ type Service struct {
 	search Searcher
 	clock  clock.Clock
 	log    *slog.Logger
+	model  Model // nil without a language model
+	pages  Pages
 }
 
 // NewService returns the service.
@@ -240,6 +242,20 @@ func (s *Service) HandleJob(ctx context.Context, raw json.RawMessage) error {
 	}
 	now := s.clock.Now()
 	more := false
+	// With a model, the conversations are read first and the model asked outside any
+	// transaction; a conversation ingested again meanwhile keeps its local result.
+	var model map[string]enriched
+	if s.model != nil {
+		var convs []Conversation
+		if err := s.store.Process(ctx, p.Org, now, func(w Writer) error {
+			var err error
+			convs, err = w.Unprocessed(ctx, p.Org, processBatch)
+			return err
+		}); err != nil {
+			return err
+		}
+		model = s.enrich(ctx, convs)
+	}
 	err := s.store.Process(ctx, p.Org, now, func(w Writer) error {
 		convs, err := w.Unprocessed(ctx, p.Org, processBatch+1)
 		if err != nil {
@@ -258,7 +274,11 @@ func (s *Service) HandleJob(ctx context.Context, raw json.RawMessage) error {
 		}
 		extracted := make([][]Issue, len(convs))
 		for i, c := range convs {
-			extracted[i] = extractIssues(c)
+			if m, ok := model[c.ID]; ok && m.ingestedAt.Equal(c.IngestedAt) {
+				extracted[i] = m.issues
+			} else {
+				extracted[i] = extractIssues(c)
+			}
 			for _, is := range extracted[i] {
 				all = append(all, is.Terms)
 			}
@@ -278,16 +298,25 @@ func (s *Service) HandleJob(ctx context.Context, raw json.RawMessage) error {
 			for _, is := range old {
 				if k, ok := byID[is.ClusterID]; ok {
 					addTerms(clusters[k].Centroid, is.Terms, -1)
+					addVec(&clusters[k].Embedding, is.Embedding, -1)
 					changed[clusters[k].ID] = &clusters[k]
 				}
 			}
 			for j := range extracted[i] {
 				is := &extracted[i][j]
 				is.ID, is.OrgID, is.ConversationID, is.CreatedAt, is.IngestedAt = ids.New(), c.OrgID, c.ID, c.CreatedAt, now
-				best, bestSim := -1, similarity
+				// Scores are similarities over their threshold: embeddings where the issue
+				// and the cluster both have them, TF-IDF otherwise.
+				best, bestScore := -1, 1.0
 				for k := range clusters {
-					if sim := weights.cosine(is.Terms, clusters[k].Centroid); sim >= bestSim {
-						best, bestSim = k, sim
+					var score float64
+					if len(is.Embedding) > 0 && len(clusters[k].Embedding) == len(is.Embedding) {
+						score = cosineVec(is.Embedding, clusters[k].Embedding) / embeddingSimilarity
+					} else {
+						score = weights.cosine(is.Terms, clusters[k].Centroid) / similarity
+					}
+					if score >= bestScore {
+						best, bestScore = k, score
 					}
 				}
 				if best < 0 {
@@ -298,6 +327,7 @@ func (s *Service) HandleJob(ctx context.Context, raw json.RawMessage) error {
 				}
 				cl := &clusters[best]
 				addTerms(cl.Centroid, is.Terms, 1)
+				addVec(&cl.Embedding, is.Embedding, 1)
 				is.ClusterID = cl.ID
 				if cl.Summary == "" {
 					cl.Summary = is.Summary
@@ -346,11 +376,13 @@ func rebase(changed map[string]*Cluster, clusters []Cluster) map[string]*Cluster
 // checkDocs searches the organization's content for each pending cluster's subject; a
 // cluster that no page matches becomes a backlog agent task on the organization's first
 // space (the one that would hold a new page). The searches run outside any write
-// transaction (a search may bring an index up to date, which writes).
+// transaction (a search may bring an index up to date, which writes). With a model, each new
+// task gets a drafted change request: the model's edit of the page nearest the subject.
 func (s *Service) checkDocs(ctx context.Context, orgID string, now time.Time) error {
 	var pending []Cluster
 	var spaces []string
 	var weights idf
+	var admin string
 	err := s.store.Process(ctx, orgID, now, func(w Writer) error {
 		var err error
 		if pending, err = w.PendingClusters(ctx, orgID); err != nil {
@@ -361,19 +393,26 @@ func (s *Service) checkDocs(ctx context.Context, orgID string, now time.Time) er
 		if err != nil {
 			return err
 		}
-		spaces, err = w.OrgSpaces(ctx, orgID)
+		if spaces, err = w.OrgSpaces(ctx, orgID); err != nil {
+			return err
+		}
+		if s.model != nil && s.pages != nil {
+			admin, err = w.OrgAdmin(ctx, orgID)
+		}
 		return err
 	})
 	if err != nil || len(pending) == 0 {
 		return err
 	}
 	unanswered := map[string]bool{}
+	nearest := map[string][2]string{} // cluster → space and page the draft edits
 	for _, cl := range pending {
 		if len(spaces) == 0 {
 			break
 		}
 		answered := false
-		for _, term := range weights.topTerms(cl.Centroid, 2) {
+		terms := weights.topTerms(cl.Centroid, 5)
+		for _, term := range terms[:min(2, len(terms))] {
 			res, err := s.search.Search(ctx, spaces, term)
 			if err != nil && !apperr.Is(err, apperr.Invalid) {
 				return err
@@ -384,8 +423,26 @@ func (s *Service) checkDocs(ctx context.Context, orgID string, now time.Time) er
 			}
 		}
 		unanswered[cl.ID] = !answered
+		if answered || admin == "" {
+			continue
+		}
+		// The page nearest the subject: the best match of its next terms, else the first
+		// space's first page.
+		nearest[cl.ID] = [2]string{spaces[0], ""}
+		for _, term := range terms[min(2, len(terms)):] {
+			res, err := s.search.Search(ctx, spaces, term)
+			if err != nil && !apperr.Is(err, apperr.Invalid) {
+				return err
+			}
+			if len(res) > 0 && len(res[0].Pages) > 0 {
+				nearest[cl.ID] = [2]string{res[0].ID, res[0].Pages[0].ID}
+				break
+			}
+		}
 	}
-	return s.store.Process(ctx, orgID, now, func(w Writer) error {
+	var created []Task
+	err = s.store.Process(ctx, orgID, now, func(w Writer) error {
+		created = created[:0]
 		for _, cl := range pending {
 			cl.Status = ClusterAnalysed
 			if err := w.PutCluster(ctx, cl); err != nil {
@@ -400,13 +457,61 @@ func (s *Service) checkDocs(ctx context.Context, orgID string, now time.Time) er
 				}
 				continue
 			}
-			t := Task{ID: ids.New(), OrgID: orgID, ClusterID: cl.ID, SpaceID: spaces[0], Status: TaskBacklog,
+			sp := spaces[0]
+			if n, ok := nearest[cl.ID]; ok {
+				sp = n[0]
+			}
+			t := Task{ID: ids.New(), OrgID: orgID, ClusterID: cl.ID, SpaceID: sp, Status: TaskBacklog,
 				Title: "Document: " + cl.Label, CreatedAt: now, UpdatedAt: now,
 				Description: "Users ask about this and no page of the organization's content matches it. For example: " + cl.Summary}
 			if err := w.InsertTask(ctx, t); err != nil {
 				return err
 			}
+			created = append(created, t)
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	for _, t := range created {
+		n, ok := nearest[t.ClusterID]
+		if !ok {
+			continue
+		}
+		if err := s.draftTask(ctx, auth.Caller{UserID: admin}, t, n[1]); err != nil {
+			// The task stands without a draft; the model or the page may be back next time.
+			s.log.Warn("agent task: no drafted change request", "task", t.ID, "err", err)
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+		}
+	}
+	return nil
+}
+
+// draftTask asks the model for an edit of the page that answers the task's cluster, opens it
+// as a change request in the task's space and links it from the task.
+func (s *Service) draftTask(ctx context.Context, c auth.Caller, t Task, pageID string) error {
+	pageID, title, md, err := s.pages.Page(ctx, c, t.SpaceID, pageID)
+	if err != nil {
+		return err
+	}
+	res, err := s.store.Issues(ctx, t.OrgID, t.ClusterID, "", paging.Request{Limit: 20})
+	if err != nil {
+		return err
+	}
+	var questions []string
+	for _, iv := range res.Items {
+		questions = append(questions, iv.Issue.Title+": "+iv.Issue.Summary)
+	}
+	edited, err := s.draft(ctx, title, md, questions)
+	if err != nil {
+		return err
+	}
+	cr, err := s.pages.Propose(ctx, c, t.SpaceID, pageID, shorten(t.Title, 100), edited)
+	if err != nil {
+		return err
+	}
+	return s.store.SetTaskChangeRequest(ctx, t.OrgID, t.ID, cr, s.clock.Now())
 }

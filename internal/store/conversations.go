@@ -114,13 +114,13 @@ func (s Conversations) Issue(ctx context.Context, orgID, id string) (conversatio
 		WHERE i.id = ? AND i.organization_id = ?`, id, orgID).Scan)
 }
 
-const clusterColumns = `id, organization_id, label, icon, summary, status, centroid, created_at, updated_at`
+const clusterColumns = `id, organization_id, label, icon, summary, status, centroid, created_at, updated_at, embedding`
 
 func scanCluster(scan func(...any) error) (conversation.Cluster, error) {
 	var c conversation.Cluster
-	var centroid string
+	var centroid, embedding string
 	var created, updated int64
-	err := scan(&c.ID, &c.OrgID, &c.Label, &c.Icon, &c.Summary, &c.Status, &centroid, &created, &updated)
+	err := scan(&c.ID, &c.OrgID, &c.Label, &c.Icon, &c.Summary, &c.Status, &centroid, &created, &updated, &embedding)
 	if errors.Is(err, ErrNotFound) {
 		return c, conversation.ErrNotFound
 	}
@@ -128,7 +128,27 @@ func scanCluster(scan func(...any) error) (conversation.Cluster, error) {
 		return c, err
 	}
 	c.CreatedAt, c.UpdatedAt = FromMicros(created), FromMicros(updated)
+	if c.Embedding, err = vectorFrom(embedding); err != nil {
+		return c, err
+	}
 	return c, json.Unmarshal([]byte(centroid), &c.Centroid)
+}
+
+// vectorJSON stores an embedding: ” for none.
+func vectorJSON(v []float64) string {
+	if len(v) == 0 {
+		return ""
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func vectorFrom(raw string) ([]float64, error) {
+	if raw == "" {
+		return nil, nil
+	}
+	var v []float64
+	return v, json.Unmarshal([]byte(raw), &v)
 }
 
 // clusterViews adds the counts to clusters: issues, conversations and sources from their
@@ -252,12 +272,12 @@ func (s Conversations) Cluster(ctx context.Context, orgID, id string, now time.T
 	return views[0], nil
 }
 
-const taskColumns = `id, organization_id, cluster_id, space_id, title, description, status, created_at, updated_at`
+const taskColumns = `id, organization_id, cluster_id, space_id, title, description, status, created_at, updated_at, change_request_id`
 
 func scanTask(scan func(...any) error) (conversation.Task, error) {
 	var t conversation.Task
 	var created, updated int64
-	err := scan(&t.ID, &t.OrgID, &t.ClusterID, &t.SpaceID, &t.Title, &t.Description, &t.Status, &created, &updated)
+	err := scan(&t.ID, &t.OrgID, &t.ClusterID, &t.SpaceID, &t.Title, &t.Description, &t.Status, &created, &updated, &t.ChangeRequest)
 	if errors.Is(err, ErrNotFound) {
 		return t, conversation.ErrNotFound
 	}
@@ -300,6 +320,14 @@ func (s Conversations) SetTaskStatus(ctx context.Context, orgID, id, status stri
 		return conversation.Task{}, err
 	}
 	return s.Task(ctx, orgID, id)
+}
+
+func (s Conversations) SetTaskChangeRequest(ctx context.Context, orgID, id, changeRequest string, now time.Time) error {
+	return s.DB.Write(ctx, now, func(q *Q) error {
+		_, err := q.Exec(ctx, `UPDATE agent_tasks SET change_request_id = ?, updated_at = ? WHERE id = ? AND organization_id = ?`,
+			changeRequest, Micros(now), id, orgID)
+		return err
+	})
 }
 
 func (s Conversations) Setup(ctx context.Context, orgID string) (conversation.SetupStats, error) {
@@ -421,7 +449,7 @@ func (w convWriter) AllIssueTerms(ctx context.Context, orgID string) ([]map[stri
 }
 
 func (w convWriter) IssuesOf(ctx context.Context, conversationID string) ([]conversation.Issue, error) {
-	rows, err := w.q.Query(ctx, `SELECT cluster_id, terms FROM conversation_issues WHERE conversation_id = ?`, conversationID)
+	rows, err := w.q.Query(ctx, `SELECT cluster_id, terms, embedding FROM conversation_issues WHERE conversation_id = ?`, conversationID)
 	if err != nil {
 		return nil, err
 	}
@@ -429,8 +457,12 @@ func (w convWriter) IssuesOf(ctx context.Context, conversationID string) ([]conv
 	var out []conversation.Issue
 	for rows.Next() {
 		var is conversation.Issue
-		var raw string
-		if err := rows.Scan(&is.ClusterID, &raw); err != nil {
+		var raw, embedding string
+		if err := rows.Scan(&is.ClusterID, &raw, &embedding); err != nil {
+			return nil, err
+		}
+		var err error
+		if is.Embedding, err = vectorFrom(embedding); err != nil {
 			return nil, err
 		}
 		if err := json.Unmarshal([]byte(raw), &is.Terms); err != nil {
@@ -448,8 +480,9 @@ func (w convWriter) ReplaceIssues(ctx context.Context, c conversation.Conversati
 	for _, is := range issues {
 		terms, _ := json.Marshal(is.Terms)
 		if _, err := w.q.Exec(ctx, `INSERT INTO conversation_issues (id, organization_id, conversation_id, cluster_id, title,
-			summary, terms, created_at, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, is.ID, is.OrgID, is.ConversationID,
-			is.ClusterID, is.Title, is.Summary, string(terms), Micros(is.CreatedAt), Micros(is.IngestedAt)); err != nil {
+			summary, terms, created_at, ingested_at, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, is.ID, is.OrgID,
+			is.ConversationID, is.ClusterID, is.Title, is.Summary, string(terms), Micros(is.CreatedAt), Micros(is.IngestedAt),
+			vectorJSON(is.Embedding)); err != nil {
 			return err
 		}
 	}
@@ -459,10 +492,12 @@ func (w convWriter) ReplaceIssues(ctx context.Context, c conversation.Conversati
 
 func (w convWriter) PutCluster(ctx context.Context, c conversation.Cluster) error {
 	centroid, _ := json.Marshal(c.Centroid)
-	_, err := w.q.Exec(ctx, `INSERT INTO issue_clusters (`+clusterColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+	_, err := w.q.Exec(ctx, `INSERT INTO issue_clusters (`+clusterColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET label = excluded.label, icon = excluded.icon, summary = excluded.summary,
-		status = excluded.status, centroid = excluded.centroid, updated_at = excluded.updated_at`,
-		c.ID, c.OrgID, c.Label, c.Icon, c.Summary, c.Status, string(centroid), Micros(c.CreatedAt), Micros(c.UpdatedAt))
+		status = excluded.status, centroid = excluded.centroid, updated_at = excluded.updated_at,
+		embedding = excluded.embedding`,
+		c.ID, c.OrgID, c.Label, c.Icon, c.Summary, c.Status, string(centroid), Micros(c.CreatedAt), Micros(c.UpdatedAt),
+		vectorJSON(c.Embedding))
 	return err
 }
 
@@ -473,11 +508,21 @@ func (w convWriter) HasTask(ctx context.Context, clusterID string) (bool, error)
 }
 
 func (w convWriter) InsertTask(ctx context.Context, t conversation.Task) error {
-	_, err := w.q.Exec(ctx, `INSERT INTO agent_tasks (`+taskColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		t.ID, t.OrgID, t.ClusterID, t.SpaceID, t.Title, t.Description, t.Status, Micros(t.CreatedAt), Micros(t.UpdatedAt))
+	_, err := w.q.Exec(ctx, `INSERT INTO agent_tasks (`+taskColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		t.ID, t.OrgID, t.ClusterID, t.SpaceID, t.Title, t.Description, t.Status, Micros(t.CreatedAt), Micros(t.UpdatedAt),
+		t.ChangeRequest)
 	return err
 }
 
 func (w convWriter) OrgSpaces(ctx context.Context, orgID string) ([]string, error) {
 	return column[string](ctx, w.q, `SELECT id FROM spaces WHERE organization_id = ? AND deleted_at IS NULL ORDER BY created_at, id`, orgID)
+}
+
+func (w convWriter) OrgAdmin(ctx context.Context, orgID string) (string, error) {
+	ids, err := column[string](ctx, w.q, `SELECT user_id FROM members WHERE organization_id = ? AND role = 'admin'
+		AND disabled = FALSE ORDER BY joined_at, user_id LIMIT 1`, orgID)
+	if err != nil || len(ids) == 0 {
+		return "", err
+	}
+	return ids[0], nil
 }

@@ -18,14 +18,18 @@ import (
 // (OpenAI, Ollama, vLLM, llama.cpp's server, LM Studio).
 type LLMConfig struct {
 	BaseURL, Model, APIKey string
-	Timeout                time.Duration // one request; default 2m
-	MaxRetries             int           // on connection errors, 408, 409, 429 and 5xx, with backoff; default 3
+	// EmbeddingModel names the model of the embeddings endpoint (conversation clustering);
+	// default Model, as Ollama and llama.cpp serve both from one model.
+	EmbeddingModel string
+	Timeout        time.Duration // one request; default 2m
+	MaxRetries     int           // on connection errors, 408, 409, 429 and 5xx, with backoff; default 3
 }
 
 // LLM translates with a language model. Prompts and answers are logged at debug level only.
 type LLM struct {
 	client  openai.Client
 	model   string
+	embed   string // the embeddings model
 	log     *slog.Logger
 	metrics *LLMMetrics
 }
@@ -38,6 +42,8 @@ type LLMMetrics struct {
 
 // NewLLMMetrics makes the counters; register Collectors with /metrics.
 func NewLLMMetrics() *LLMMetrics {
+	// Tokens' kinds: prompt and completion for chat completions, embedding for the
+	// embeddings endpoint.
 	return &LLMMetrics{
 		Requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "docsd_llm_requests_total",
 			Help: "Chat-completion requests made to the language model, by outcome."}, []string{"outcome"}),
@@ -69,7 +75,11 @@ func NewLLM(cfg LLMConfig, log *slog.Logger, m *LLMMetrics) *LLM {
 	c := openai.NewClient(option.WithBaseURL(strings.TrimRight(cfg.BaseURL, "/")+"/"), option.WithAPIKey(key),
 		option.WithMaxRetries(cfg.MaxRetries), option.WithRequestTimeout(cfg.Timeout),
 		option.WithHTTPClient(&http.Client{Timeout: cfg.Timeout + 5*time.Second}))
-	return &LLM{client: c, model: cfg.Model, log: log, metrics: m}
+	embed := cfg.EmbeddingModel
+	if embed == "" {
+		embed = cfg.Model
+	}
+	return &LLM{client: c, model: cfg.Model, embed: embed, log: log, metrics: m}
 }
 
 // Name is "llm".
@@ -154,4 +164,64 @@ func jsonPart(s string) string {
 		return s
 	}
 	return s[start : end+1]
+}
+
+// Complete sends one system and one user message and returns the model's answer, with at
+// most retries retries (the client's own when negative). Conversations use it for issue
+// titles and summaries and for drafted page edits, which have a local fallback: they pass
+// few retries so that a model that is down costs the job little time.
+func (l *LLM) Complete(ctx context.Context, system, user string, retries int) (string, error) {
+	l.log.Debug("llm request", "model", l.model, "system", system, "user", user)
+	var opts []option.RequestOption
+	if retries >= 0 {
+		opts = append(opts, option.WithMaxRetries(retries))
+	}
+	resp, err := l.client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{
+		Model:    l.model,
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(system), openai.UserMessage(user)},
+	}, opts...)
+	if err != nil {
+		l.metrics.Requests.WithLabelValues("error").Inc()
+		return "", errorf(l.Name(), "%v", err)
+	}
+	l.metrics.Requests.WithLabelValues("ok").Inc()
+	l.metrics.Tokens.WithLabelValues("prompt").Add(float64(resp.Usage.PromptTokens))
+	l.metrics.Tokens.WithLabelValues("completion").Add(float64(resp.Usage.CompletionTokens))
+	if len(resp.Choices) == 0 {
+		return "", errorf(l.Name(), "the model gave no answer")
+	}
+	answer := resp.Choices[0].Message.Content
+	l.log.Debug("llm answer", "model", l.model, "answer", answer)
+	return answer, nil
+}
+
+// Embed returns one vector per text from the embeddings endpoint, with at most retries
+// retries (the client's own when negative).
+func (l *LLM) Embed(ctx context.Context, texts []string, retries int) ([][]float64, error) {
+	var opts []option.RequestOption
+	if retries >= 0 {
+		opts = append(opts, option.WithMaxRetries(retries))
+	}
+	resp, err := l.client.Embeddings.New(ctx, openai.EmbeddingNewParams{
+		Model:          openai.EmbeddingModel(l.embed),
+		Input:          openai.EmbeddingNewParamsInputUnion{OfArrayOfStrings: texts},
+		EncodingFormat: openai.EmbeddingNewParamsEncodingFormatFloat,
+	}, opts...)
+	if err != nil {
+		l.metrics.Requests.WithLabelValues("error").Inc()
+		return nil, errorf(l.Name(), "embeddings: %v", err)
+	}
+	l.metrics.Requests.WithLabelValues("ok").Inc()
+	l.metrics.Tokens.WithLabelValues("embedding").Add(float64(resp.Usage.PromptTokens))
+	if len(resp.Data) != len(texts) {
+		return nil, errorf(l.Name(), "embeddings: %d vectors for %d texts", len(resp.Data), len(texts))
+	}
+	out := make([][]float64, len(texts))
+	for _, d := range resp.Data {
+		if d.Index < 0 || int(d.Index) >= len(texts) || len(d.Embedding) == 0 || out[d.Index] != nil {
+			return nil, errorf(l.Name(), "embeddings: a vector with a bad or repeated index %d", d.Index)
+		}
+		out[d.Index] = d.Embedding
+	}
+	return out, nil
 }

@@ -138,13 +138,15 @@ type AgentTask struct {
 	UpdatedAt    Time              `json:"updatedAt"`
 	Cluster      string            `json:"cluster,omitempty"`
 	Space        string            `json:"space"`
-	URLs         AppURLs           `json:"urls"`
+	// ChangeRequest is the change request the language model drafted for the task.
+	ChangeRequest string  `json:"changeRequest,omitempty"`
+	URLs          AppURLs `json:"urls"`
 }
 
 func (u URLs) FromAgentTask(t conversation.Task) AgentTask {
 	return AgentTask{Object: "agent-task", ID: t.ID, Title: t.Title, Description: t.Description,
 		Instructions: paragraphDocument(t.Description), Status: t.Status, CreatedAt: Time(t.CreatedAt),
-		UpdatedAt: Time(t.UpdatedAt), Cluster: t.ClusterID, Space: t.SpaceID,
+		UpdatedAt: Time(t.UpdatedAt), Cluster: t.ClusterID, Space: t.SpaceID, ChangeRequest: t.ChangeRequest,
 		URLs: AppURLs{Location: u.OrgLocation(t.OrgID) + "/agent-tasks/" + Esc(t.ID),
 			App: u.App("/o/" + Esc(t.OrgID) + "/agent-tasks/" + Esc(t.ID))}}
 }

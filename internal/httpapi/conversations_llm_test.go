@@ -56,7 +56,7 @@ func (m *modelStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case "hang":
 		io.Copy(io.Discard, r.Body) // so that the server notices the client hang up
-		select { // bounded: the client's timeout ends the request long before
+		select {                    // bounded: the client's timeout ends the request long before
 		case <-r.Context().Done():
 		case <-time.After(10 * time.Second):
 		}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -36,7 +38,7 @@ func (l *LibreTranslate) Translate(ctx context.Context, req Request) ([]string, 
 		TranslatedText []string `json:"translatedText"`
 	}
 	if err := postJSON(ctx, l.Client, strings.TrimRight(l.URL, "/")+"/translate", nil, body, &out); err != nil {
-		return nil, errorf(l.Name(), "%v", err)
+		return nil, serviceError(l.Name(), err)
 	}
 	if len(out.TranslatedText) != len(req.Segments) {
 		return nil, errorf(l.Name(), "gave %d translations for %d segments", len(out.TranslatedText), len(req.Segments))
@@ -79,7 +81,7 @@ func (d *DeepL) Translate(ctx context.Context, req Request) ([]string, error) {
 	}
 	h := http.Header{"Authorization": {"DeepL-Auth-Key " + d.APIKey}}
 	if err := postJSON(ctx, d.Client, strings.TrimRight(d.URL, "/")+"/v2/translate", h, body, &out); err != nil {
-		return nil, errorf(d.Name(), "%v", err)
+		return nil, serviceError(d.Name(), err)
 	}
 	if len(out.Translations) != len(req.Segments) {
 		return nil, errorf(d.Name(), "gave %d translations for %d segments", len(out.Translations), len(req.Segments))
@@ -99,8 +101,51 @@ func baseLanguage(l string) string {
 	return l
 }
 
-// postJSON posts body and decodes a 2xx answer into out; other answers are errors that
-// quote the start of the answer. The job's retries cover failures.
+// Retries of one request to a translation service: 429 (and DeepL's 529) and 5xx answers
+// and connection failures are retried up to httpAttempts times in all, after the service's
+// Retry-After or an exponential backoff from httpBackoff, each wait at most httpMaxWait.
+const (
+	httpAttempts = 4
+	httpBackoff  = 500 * time.Millisecond
+	httpMaxWait  = 30 * time.Second
+)
+
+// statusError is a service's answer other than 2xx.
+type statusError struct {
+	code int
+	body string
+}
+
+func (e *statusError) Error() string {
+	switch e.code {
+	case http.StatusForbidden, http.StatusUnauthorized:
+		return fmt.Sprintf("the service refused the API key (HTTP %d): %.200s", e.code, e.body)
+	case 456:
+		return fmt.Sprintf("the account's quota is used up (HTTP 456): %.200s", e.body)
+	case http.StatusTooManyRequests, 529:
+		return fmt.Sprintf("too many requests (HTTP %d), still after %d attempts: %.200s", e.code, httpAttempts, e.body)
+	}
+	return fmt.Sprintf("HTTP %d: %.200s", e.code, e.body)
+}
+
+// retryable tells the answers worth another attempt soon.
+func (e *statusError) retryable() bool {
+	return e.code == http.StatusTooManyRequests || e.code == 529 || e.code/100 == 5
+}
+
+// serviceError names the provider; an answer that retrying cannot fix (a refused key, a used
+// up quota, a request the service rejects) is final, so the run stops with it at once.
+func serviceError(name string, err error) error {
+	var se *statusError
+	if errors.As(err, &se) && !se.retryable() && se.code/100 == 4 {
+		return &FinalError{errorf(name, "%v", err)}
+	}
+	return errorf(name, "%v", err)
+}
+
+// postJSON posts body and decodes a 2xx answer into out, retrying as said above; other
+// answers are *statusError quoting the start of the answer. Once these retries are spent,
+// the job's own retries follow.
 func postJSON(ctx context.Context, c *http.Client, url string, h http.Header, body, out any) error {
 	if c == nil {
 		c = &http.Client{Timeout: time.Minute}
@@ -109,9 +154,32 @@ func postJSON(ctx context.Context, c *http.Client, url string, h http.Header, bo
 	if err != nil {
 		return err
 	}
+	for attempt := 1; ; attempt++ {
+		wait, err := postOnce(ctx, c, url, h, b, out)
+		var se *statusError
+		if err == nil || attempt == httpAttempts || ctx.Err() != nil ||
+			(errors.As(err, &se) && !se.retryable()) {
+			return err
+		}
+		if wait <= 0 {
+			wait = httpBackoff << (attempt - 1)
+		}
+		t := time.NewTimer(min(wait, httpMaxWait))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return err
+		case <-t.C:
+		}
+	}
+}
+
+// postOnce makes one attempt; on a 429 or 503 it also returns the wait the service asked
+// for in Retry-After (in seconds), if any.
+func postOnce(ctx context.Context, c *http.Client, url string, h http.Header, b []byte, out any) (time.Duration, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(b))
 	if err != nil {
-		return err
+		return 0, err
 	}
 	for k, v := range h {
 		req.Header[k] = v
@@ -119,15 +187,19 @@ func postJSON(ctx context.Context, c *http.Client, url string, h http.Header, bo
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := c.Do(req)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("HTTP %d: %.200s", resp.StatusCode, raw)
+		var wait time.Duration
+		if n, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && n >= 0 {
+			wait = time.Duration(n) * time.Second
+		}
+		return wait, &statusError{code: resp.StatusCode, body: strings.TrimSpace(string(raw))}
 	}
-	return json.Unmarshal(raw, out)
+	return 0, json.Unmarshal(raw, out)
 }

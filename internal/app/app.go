@@ -197,7 +197,9 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		return nil, err
 	}
 	a.Conversations = conversation.NewService(store.Conversations{DB: db}, a.Orgs, a.Search, a.Clock, a.Log)
-	a.Jobs.Register(conversation.JobKind, a.Conversations.HandleJob, jobs.Backoff(time.Second, time.Minute))
+	// An hour: with a language model, a run asks it about each of up to 500 conversations.
+	a.Jobs.Register(conversation.JobKind, a.Conversations.HandleJob, jobs.Backoff(time.Second, time.Minute),
+		jobs.Timeout(time.Hour))
 	if err := a.openTranslations(ctx); err != nil {
 		db.Close()
 		return nil, err

@@ -49,6 +49,11 @@ const embeddingSimilarity = 0.75
 // embedBatch bounds the texts of one embeddings request.
 const embedBatch = 64
 
+// modelBudget bounds the time one processing run spends on sharpening titles (a batch may
+// hold processBatch conversations, one request each): the conversations left keep their
+// local titles, so a slow model never keeps a run from ending (its job's timeout is an hour).
+const modelBudget = 20 * time.Minute
+
 // modelCall bounds one use of the model, retries included.
 const modelCall = 2 * time.Minute
 
@@ -67,13 +72,17 @@ func (s *Service) enrich(ctx context.Context, convs []Conversation) map[string]e
 	if s.model == nil {
 		return out
 	}
-	chatDown := false
+	chatDown, budget := false, time.Now().Add(modelBudget)
 	var texts []string
 	var where []*Issue
 	for _, c := range convs {
 		issues := extractIssues(c)
 		if len(issues) == 0 {
 			continue
+		}
+		if !chatDown && time.Now().After(budget) {
+			chatDown = true
+			s.log.Warn("language model: the run's time for issue titles is spent; the rest stay local", "budget", modelBudget)
 		}
 		if !chatDown {
 			if err := s.sharpen(ctx, c, issues); err != nil {

@@ -5,7 +5,10 @@
 //
 // Extraction and clustering are local and deterministic: a conversation's user messages
 // give its issues (questions and problem statements), and issues join the cluster whose
-// TF-IDF centroid is nearest by cosine similarity, or start a new one.
+// TF-IDF centroid is nearest by cosine similarity, or start a new one. With a language model
+// configured (model.go), the model sharpens the issues' titles and summaries, embeddings
+// replace TF-IDF where issue and cluster both have them, and each new agent task gets a
+// change request drafted by the model; the local results stand when the model fails.
 package conversation
 
 import (

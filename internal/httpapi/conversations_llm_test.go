@@ -20,7 +20,8 @@ import (
 // embeddings, as conversations use them. In mode "ok" it sharpens issues (titles "Sharp:
 // <topic> …"), embeds texts by topic (billing, sign-in, other: three orthogonal vectors)
 // and drafts page edits (the page plus an "## Answers" section); in mode "fail" every
-// request gets a 500; in mode "hang" no answer comes before the client gives up.
+// request gets a 500; in mode "hang" no answer comes before the client gives up; in mode
+// "noembed" it has no embeddings endpoint (404), as some chat-only servers.
 type modelStandIn struct {
 	t    *testing.T
 	mode string
@@ -60,6 +61,10 @@ func (m *modelStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 		case <-time.After(10 * time.Second):
 		}
+		return
+	}
+	if m.mode == "noembed" && r.URL.Path == "/v1/embeddings" { // a chat-only server
+		http.NotFound(w, r)
 		return
 	}
 	if r.Header.Get("Authorization") != "Bearer test-key" {
@@ -328,5 +333,34 @@ func TestConversationsLanguageModelFallback(t *testing.T) {
 			}
 			t.Logf("mode %s: processed with the fallback in %v", mode, took.Round(time.Millisecond))
 		})
+	}
+}
+
+// A model whose server has no embeddings endpoint still sharpens titles and drafts change
+// requests; clustering falls back to TF-IDF.
+func TestConversationsChatModelWithoutEmbeddings(t *testing.T) {
+	stand := &modelStandIn{t: t, mode: "noembed"}
+	e, sp := modelEnv(t, stand)
+	got := issuesByConversation(t, e)
+	clusters := map[string]bool{}
+	for id, is := range got {
+		if !strings.HasPrefix(is[0], "Sharp: ") {
+			t.Errorf("conversation %s: title %q is not the model's", id, is[0])
+		}
+		clusters[is[1]] = true
+	}
+	if len(got) != 5 || len(clusters) < 4 {
+		t.Fatalf("%d issues in %d clusters, want 5 in at least 4 (TF-IDF): %v", len(got), len(clusters), got)
+	}
+	tasks := e.WalkList(e.Admin, "/v1/orgs/"+e.Org+"/agent-tasks", 100)
+	if len(tasks) != len(clusters) {
+		t.Fatalf("%d tasks for %d clusters", len(tasks), len(clusters))
+	}
+	for _, tk := range tasks {
+		cr, _ := tk["changeRequest"].(string)
+		if cr == "" {
+			t.Fatalf("task without a drafted change request: %v", tk)
+		}
+		e.Get(e.Admin, "/v1/spaces/"+sp+"/change-requests/"+cr).Expect(200)
 	}
 }

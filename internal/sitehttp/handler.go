@@ -56,12 +56,17 @@ type Handler struct {
 
 // SiteIntegrations are what integrations do on published sites (integration.Service's
 // PublishedScripts and VisitorAuthenticator, delivery.Deliverer's SiteScript and
-// VisitorAuthentication): inject scripts, authenticate readers.
+// VisitorAuthentication): inject scripts, authenticate readers, render blocks.
 type SiteIntegrations interface {
 	PublishedScripts(ctx context.Context, siteID string) ([]integration.PublishedScript, error)
 	SiteScript(ctx context.Context, siteID, installationID string) (delivery.SiteScriptAnswer, error)
 	VisitorAuthenticator(ctx context.Context, siteID string) (integration.SiteAuthenticator, bool, error)
 	VisitorAuthentication(ctx context.Context, siteID, installationID, location string) (*jsrun.Response, error)
+	// SitePolicies and Block are integration.Service's and delivery.Deliverer's: the
+	// Content-Security-Policy the site's integrations declare, and an integration block of a
+	// page rendered.
+	SitePolicies(ctx context.Context, siteID string) ([]string, error)
+	Block(ctx context.Context, req integration.BlockRequest) (delivery.BlockAnswer, error)
 }
 
 // References gives, for one organization, the hook that renders its API reference blocks.
@@ -185,7 +190,7 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen generati
 	key, cacheable := "", gen.ok && rest != searchPath && !strings.HasPrefix(rest, filesPath) && !strings.HasPrefix(rest, scriptsPath)
 	if cacheable {
 		if key, cacheable = pageKey(site, base, rest, adm); cacheable {
-			if p, ok := h.caches.pages().Get(key, gen.n); ok {
+			if p, ok := h.caches.pages().Get(key, gen.n); ok && p.fresh(time.Now()) {
 				p.write(w, r)
 				h.viewed(r, site, p.siteSpaceID, p.pageID)
 				return
@@ -207,7 +212,7 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen generati
 		err = v.siteScript(w, r, strings.TrimPrefix(rest, scriptsPath))
 	default:
 		err = v.page(w, r, rest)
-		if err == nil && cacheable && v.rendered != nil {
+		if err == nil && cacheable && v.rendered != nil && !v.rendered.noStore {
 			h.caches.pages().Put(key, gen.n, v.rendered, len(v.rendered.body)+len(v.rendered.styleHash)+len(v.rendered.etag))
 		}
 	}

@@ -23,6 +23,44 @@ const greeting = createComponent<{ name: string }, { count: number }>({
     ),
 });
 
+// card is a block for published pages: the ContentKit elements real blocks use, kept a minute.
+const card = createComponent<{ title?: string }>({
+    componentId: 'card',
+    render: async (element) => {
+        element.setCache({ maxAge: 60 });
+        return (
+            <block>
+                <vstack>
+                    <text style="bold">Card: {element.props.title ?? 'untitled'}</text>
+                    <markdown content={'Some **markdown** <script>alert(1)</script>'} />
+                    <codeblock content="if (a < b) run();" syntax="javascript" />
+                    <hstack>
+                        <box>
+                            <image source={{ url: 'https://img.example.test/a.png' }} aspectRatio={2} />
+                        </box>
+                        <button label="Open docs" onPress={{ action: '@ui.url.open', url: 'https://docs.example.test/' }} />
+                    </hstack>
+                    <webframe source={{ url: 'https://embed.example.test/frame?x=1' }} aspectRatio={16 / 9} />
+                </vstack>
+            </block>
+        );
+    },
+});
+
+// broken throws while rendering; spin never finishes (the engine's time limit stops it).
+const broken = createComponent({
+    componentId: 'broken',
+    render: async () => {
+        throw new Error('the block broke on purpose');
+    },
+});
+const spin = createComponent({
+    componentId: 'spin',
+    render: async () => {
+        for (;;) {}
+    },
+});
+
 // signToken makes an HS256 JWT with crypto.subtle, as visitor-authentication integrations do.
 async function signToken(claims: object, secret: string): Promise<string> {
     const enc = new TextEncoder();
@@ -83,5 +121,5 @@ export default createIntegration({
         target.searchParams.set('token', token);
         return Response.redirect(target.toString(), 302);
     },
-    components: [greeting],
+    components: [greeting, card, broken, spin],
 });

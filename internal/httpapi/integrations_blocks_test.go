@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -9,6 +10,8 @@ import (
 	"docsd/internal/apitest"
 	"docsd/internal/config"
 	"docsd/internal/jsrun/jsruntest"
+
+	"github.com/chromedp/chromedp"
 )
 
 // blocksSite publishes a site over one space whose home page holds markdown, with the test
@@ -25,6 +28,7 @@ func blocksSite(t *testing.T, e *apitest.Env, markdown string, installOnSite boo
 	e.Post(e.Admin, sitesPath(e)+"/"+siteID+"/publish", nil).Expect(200)
 	blocks := []map[string]any{{"id": "card", "title": "Card"}, {"id": "broken", "title": "Broken"}, {"id": "spin", "title": "Spin"}}
 	publish(e, "blocky", map[string]any{"script": script, "blocks": blocks, "scopes": []string{"site:script:inject"},
+		"configurations": map[string]any{"site": map[string]any{"properties": map[string]any{"trackingId": map[string]any{"type": "string"}}}},
 		"contentSecurityPolicy": map[string]string{"connect-src": "https://api.blocky.test", "script-src": "https://cdn.blocky.test", "frame-ancestors": "*"}})
 	if installOnSite {
 		in := e.Post(e.Admin, "/v1/integrations/blocky/installations", map[string]any{"organization": e.Org}).Expect(201).Str("id")
@@ -157,5 +161,65 @@ func TestIntegrationPoliciesOnlyFromInstalledIntegrations(t *testing.T) {
 	h, _ = publicGet(t, siteURL, 200)
 	if csp := h.Get("Content-Security-Policy"); !strings.Contains(csp, "connect-src https://api.blocky.test") || strings.Contains(csp, "frame-src") {
 		t.Errorf("page CSP %q of a site with the integration installed", csp)
+	}
+}
+
+// In a real browser (headless Chromium), a published page with the test integration installed
+// on its site runs the script the integration injects (it marks the page's root element with
+// the site installation's configuration) under the page's Content-Security-Policy, and shows
+// the integration's block rendered, its webframe an iframe in a sandbox. No request leaves the
+// machine: the browser resolves no name but the server's.
+func TestIntegrationScriptAndBlockInARealBrowser(t *testing.T) {
+	chrome := chromiumPath()
+	if chrome == "" {
+		t.Skip("no chromium on PATH: install it (apt-get install -y chromium, as .ci/run does) to run the real-browser test")
+	}
+	e := apitest.New(t)
+	siteURL, siteID, _ := blocksSite(t, e, "Before the block.\n\n{% @blocky/card title=\"In a browser\" %}\n", true)
+	in := e.Get(e.Admin, "/v1/integrations/blocky/installations").Expect(200).Str("items.0.id")
+	e.Patch(e.Admin, "/v1/integrations/blocky/installations/"+in+"/sites/"+siteID,
+		map[string]any{"configuration": map[string]any{"trackingId": "T-browser"}}).Expect(200)
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox,
+		chromedp.DisableGPU, chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"))
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	defer cancel()
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	defer cancelTimeout()
+
+	if err := chromedp.Do(ctx,
+		chromedp.EmulateViewport(1280, 900),
+		chromedp.Navigate(siteURL),
+		chromedp.WaitVisible(chromedp.CSS(`.integration-block[data-block="card"] .ck-text`)),
+		// The injected script is deferred: it has run once the attribute is there.
+		chromedp.WaitReady(chromedp.CSS(`html[data-docsd-tracking]`)),
+	); err != nil {
+		t.Fatalf("open %s: %v", siteURL, err)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]any](`(() => {
+		const f = document.querySelector('.integration-block iframe.ck-webframe');
+		return {
+			tracking: document.documentElement.getAttribute('data-docsd-tracking'),
+			global: String(window.docsdTracking),
+			card: document.querySelector('.integration-block[data-block="card"] .ck-text').textContent,
+			code: document.querySelector('.integration-block pre.ck-code-block code').textContent,
+			frameSandbox: f ? f.getAttribute('sandbox') : null,
+			frameSrc: f ? f.src : null,
+			button: document.querySelector('.integration-block a.ck-button').href,
+		};
+	})()`))
+	if err != nil {
+		t.Fatalf("read the page: %v", err)
+	}
+	want := map[string]any{"tracking": "T-browser", "global": "T-browser", "card": "Card: In a browser", "code": "if (a < b) run();",
+		"frameSandbox": "allow-scripts allow-popups allow-forms", "frameSrc": "https://embed.example.test/frame?x=1",
+		"button": "https://docs.example.test/"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %v, want %v", k, got[k], v)
+		}
 	}
 }

@@ -107,7 +107,9 @@ export default createIntegration({
     },
     fetch_published_script: async (event, context) => {
         const config = context.environment.siteInstallation?.configuration as { trackingId?: string };
-        return new Response(`window.docsdTracking = ${JSON.stringify(config?.trackingId ?? null)};`, {
+        // It marks the page it runs in, so a browser test sees that it ran.
+        const id = JSON.stringify(config?.trackingId ?? null);
+        return new Response(`window.docsdTracking = ${id}; document.documentElement.setAttribute("data-docsd-tracking", String(${id}));`, {
             headers: { 'Content-Type': 'application/javascript', 'Cache-Control': 'max-age=60' },
         });
     },

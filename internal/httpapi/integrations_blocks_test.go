@@ -28,7 +28,7 @@ func blocksSite(t *testing.T, e *apitest.Env, markdown string, installOnSite boo
 	e.Post(e.Admin, sitesPath(e)+"/"+siteID+"/publish", nil).Expect(200)
 	blocks := []map[string]any{{"id": "card", "title": "Card"}, {"id": "broken", "title": "Broken"}, {"id": "spin", "title": "Spin"}}
 	publish(e, "blocky", map[string]any{"script": script, "blocks": blocks, "scopes": []string{"site:script:inject"},
-		"configurations": map[string]any{"site": map[string]any{"properties": map[string]any{"trackingId": map[string]any{"type": "string"}}}},
+		"configurations":        map[string]any{"site": map[string]any{"properties": map[string]any{"trackingId": map[string]any{"type": "string"}}}},
 		"contentSecurityPolicy": map[string]string{"connect-src": "https://api.blocky.test", "script-src": "https://cdn.blocky.test", "frame-ancestors": "*"}})
 	if installOnSite {
 		in := e.Post(e.Admin, "/v1/integrations/blocky/installations", map[string]any{"organization": e.Org}).Expect(201).Str("id")

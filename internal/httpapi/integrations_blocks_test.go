@@ -26,7 +26,7 @@ func blocksSite(t *testing.T, e *apitest.Env, markdown string, installOnSite boo
 	st := e.Post(e.Admin, sitesPath(e), map[string]any{"title": "Docs", "spaces": []string{sp}}).Expect(201)
 	siteID = st.Str("id")
 	e.Post(e.Admin, sitesPath(e)+"/"+siteID+"/publish", nil).Expect(200)
-	blocks := []map[string]any{{"id": "card", "title": "Card"}, {"id": "broken", "title": "Broken"}, {"id": "spin", "title": "Spin"}}
+	blocks := []map[string]any{{"id": "card", "title": "Card"}, {"id": "fresh", "title": "Fresh"}, {"id": "broken", "title": "Broken"}, {"id": "spin", "title": "Spin"}}
 	publish(e, "blocky", map[string]any{"script": script, "blocks": blocks, "scopes": []string{"site:script:inject"},
 		"configurations":        map[string]any{"site": map[string]any{"properties": map[string]any{"trackingId": map[string]any{"type": "string"}}}},
 		"contentSecurityPolicy": map[string]string{"connect-src": "https://api.blocky.test", "script-src": "https://cdn.blocky.test", "frame-ancestors": "*"}})
@@ -85,12 +85,35 @@ func TestIntegrationBlocksRenderOnPublishedPages(t *testing.T) {
 		t.Errorf("an integration's policy loosened frame-ancestors: %q", csp)
 	}
 
-	// Kept a minute, as the script said: the next reads run no script. A broken script
-	// published meanwhile would show (its version differs), so count renders through the
-	// engine's trace instead: the page is served from the cache, byte for byte.
-	_, again := publicGet(t, siteURL, 200)
-	if again != page {
-		t.Errorf("the cached page differs from the first")
+	// Kept a minute, as the script said (each render shows a new random id): the page is
+	// served again from the cache, and when the page changes around it the block is not
+	// rendered again; past the minute it is. A block that says nothing of caching renders
+	// anew for each read, and its page is not cached.
+	renderID := func(page, block string) string {
+		t.Helper()
+		m := regexp.MustCompile(`data-block="` + block + `"><div class="ck-block">.*?<code class="ck-text">render ([0-9a-f-]{36})</code>`).FindStringSubmatch(page)
+		if m == nil {
+			t.Fatalf("no %s render id in the page:\n%s", block, page)
+		}
+		return m[1]
+	}
+	first := renderID(page, "card")
+	if _, again := publicGet(t, siteURL, 200); again != page {
+		t.Errorf("the page read again differs from the first")
+	}
+	replaceContent(t, e, e.Admin, sp, newTreeBuilder().doc("home", "", "Home", "home", md+"\nMore.\n\n{% @blocky/fresh %}\n").tree)
+	_, page = publicGet(t, siteURL, 200)
+	_, page2 := publicGet(t, siteURL, 200)
+	if !strings.Contains(page, "<p>More.</p>") || renderID(page, "card") != first || renderID(page2, "card") != first {
+		t.Errorf("the card was rendered again within its minute")
+	}
+	if renderID(page, "fresh") == renderID(page2, "fresh") {
+		t.Errorf("a block without Cache-Control was kept")
+	}
+	e.Clock.Advance(61 * time.Second)
+	_, page = publicGet(t, siteURL, 200)
+	if renderID(page, "card") == first {
+		t.Errorf("the card was kept past its max-age")
 	}
 
 	// The document API reads the tag as an integration block.

@@ -16,6 +16,7 @@ import (
 
 	"docsd/internal/apperr"
 	"docsd/internal/blob"
+	"docsd/internal/clock"
 	"docsd/internal/content"
 	"docsd/internal/integration"
 	"docsd/internal/integration/delivery"
@@ -50,6 +51,9 @@ type Handler struct {
 	// Generation is the database's generation (store.DB.Generation): sites and rendered pages
 	// are kept while it stays the same (see cache.go). Nil renders every page afresh.
 	Generation func(ctx context.Context, since time.Time, batch bool) (uint64, error)
+	// Clock tells when a page holding integration blocks stops being fresh (their answers'
+	// expiry is on the same clock); nil is the real clock.
+	Clock clock.Clock
 
 	caches cacheSet
 }
@@ -147,6 +151,13 @@ func (h *Handler) Hosts(next http.Handler, ownHost string) http.Handler {
 	})
 }
 
+func (h *Handler) now() time.Time {
+	if h.Clock == nil {
+		return time.Now()
+	}
+	return h.Clock.Now()
+}
+
 func hostOnly(hostport string) string {
 	hostport = strings.ToLower(hostport)
 	if h, _, err := net.SplitHostPort(hostport); err == nil {
@@ -190,7 +201,7 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen generati
 	key, cacheable := "", gen.ok && rest != searchPath && !strings.HasPrefix(rest, filesPath) && !strings.HasPrefix(rest, scriptsPath)
 	if cacheable {
 		if key, cacheable = pageKey(site, base, rest, adm); cacheable {
-			if p, ok := h.caches.pages().Get(key, gen.n); ok && p.fresh(time.Now()) {
+			if p, ok := h.caches.pages().Get(key, gen.n); ok && p.fresh(h.now()) {
 				p.write(w, r)
 				h.viewed(r, site, p.siteSpaceID, p.pageID)
 				return

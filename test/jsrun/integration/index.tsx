@@ -32,6 +32,7 @@ const card = createComponent<{ title?: string }>({
             <block>
                 <vstack>
                     <text style="bold">Card: {element.props.title ?? 'untitled'}</text>
+                    <text style="code">render {crypto.randomUUID()}</text>
                     <markdown content={'Some **markdown** <script>alert(1)</script>'} />
                     <codeblock content="if (a < b) run();" syntax="javascript" />
                     <hstack>
@@ -45,6 +46,16 @@ const card = createComponent<{ title?: string }>({
             </block>
         );
     },
+});
+
+// fresh says nothing of caching: every page read renders it again.
+const fresh = createComponent({
+    componentId: 'fresh',
+    render: async () => (
+        <block>
+            <text style="code">render {crypto.randomUUID()}</text>
+        </block>
+    ),
 });
 
 // broken throws while rendering; spin never finishes (the engine's time limit stops it).
@@ -123,5 +134,5 @@ export default createIntegration({
         target.searchParams.set('token', token);
         return Response.redirect(target.toString(), 302);
     },
-    components: [greeting, card, broken, spin],
+    components: [greeting, card, fresh, broken, spin],
 });

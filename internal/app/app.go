@@ -269,7 +269,7 @@ func (a *App) Listen() error {
 		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
 			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
 			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}, Views: a.SiteViews, OpenAPI: a.OpenAPI,
-			Generation: a.DB.Generation, Integrations: siteIntegrations{a.Integrations, a.Deliveries}},
+			Generation: a.DB.Generation, Integrations: siteIntegrations{a.Integrations, a.Deliveries}, Clock: a.Clock},
 	}
 	deps.Computed = &computed.Registry{}
 	a.OpenAPI.RegisterComputed(deps.Computed, wire.URLs{Base: a.BaseURL}.App)

@@ -131,7 +131,7 @@ func TestRuntimeEndToEnd(t *testing.T) {
 	t.Run("a fetch_published_script event answers the site's script", func(t *testing.T) {
 		res, _ := dispatch(t, map[string]any{"eventId": "e5", "type": "fetch_published_script", "siteId": "site1", "installationId": "inst1"}, nil)
 		if res.Status != http.StatusOK || res.Headers.Get("Content-Type") != "application/javascript" || res.Headers.Get("Cache-Control") != "max-age=60" ||
-			string(res.Body) != `window.docsdTracking = "T-42";` {
+			string(res.Body) != `window.docsdTracking = "T-42"; document.documentElement.setAttribute("data-docsd-tracking", String("T-42"));` {
 			t.Fatalf("status %d headers %v body %s", res.Status, res.Headers, res.Body)
 		}
 	})

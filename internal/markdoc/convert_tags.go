@@ -9,6 +9,9 @@ func (c *converter) tag(t *tagBlock) []*Node {
 	if containerTags[t.Name] && !t.container {
 		return nil // an opening line never closed: only the line is dropped
 	}
+	if name, blk, ok := IntegrationTag(t.Name); ok {
+		return []*Node{block("integration", map[string]any{"integration": name, "block": blk, "props": IntegrationProps(t.Attrs)})}
+	}
 	switch t.Name {
 	case "hint":
 		style := t.Attrs["style"]
@@ -340,4 +343,14 @@ func withoutEmptyParagraphs(nodes []*Node) []*Node {
 		out = append(out, n)
 	}
 	return out
+}
+
+// IntegrationProps are the props of an integration block's tag: its attributes, strings as
+// written.
+func IntegrationProps(attrs map[string]string) map[string]any {
+	props := make(map[string]any, len(attrs))
+	for k, v := range attrs {
+		props[k] = v
+	}
+	return props
 }

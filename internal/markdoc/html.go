@@ -2,7 +2,10 @@ package markdoc
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/microcosm-cc/bluemonday"
@@ -25,15 +28,33 @@ type HTMLHooks struct {
 	// {% openapi %} or {% swagger %} tag from its name and attributes; ok false keeps what the
 	// page wrote inside the tag.
 	OpenAPI func(tag string, attrs map[string]string) (html string, ok bool)
+	// Integration renders an integration block ({% @integration/block prop="..." %}) from its
+	// integration's name, its block's id and its props. Its HTML is the caller's to make safe:
+	// it is put in place after the sanitizer ran (a block's frame is an iframe, which the
+	// sanitizer would drop). Without the hook, the block shows as an empty <div>.
+	Integration func(integration, block string, props map[string]any) (html string)
 }
 
 // ToHTMLWith is ToHTML with hooks.
 func ToHTMLWith(md string, hooks HTMLHooks) string {
 	p := parse(md)
-	if hooks.OpenAPI != nil {
+	var blocks []string // integration blocks' HTML, in the order of their placeholders
+	// The placeholders carry a nonce of this call: the page's own HTML cannot write one.
+	var nonceBytes [8]byte
+	_, _ = rand.Read(nonceBytes[:])
+	nonce := hex.EncodeToString(nonceBytes[:]) + "-"
+	if hooks.OpenAPI != nil || hooks.Integration != nil {
 		_ = ast.Walk(p.root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 			t, ok := n.(*tagBlock)
 			if !entering || !ok {
+				return ast.WalkContinue, nil
+			}
+			if name, blk, ok := IntegrationTag(t.Name); ok && hooks.Integration != nil {
+				blocks = append(blocks, hooks.Integration(name, blk, IntegrationProps(t.Attrs)))
+				t.rendered = `<div class="integration-block" id="` + integrationPlaceholder + nonce + strconv.Itoa(len(blocks)-1) + `"></div>`
+				return ast.WalkSkipChildren, nil
+			}
+			if hooks.OpenAPI == nil {
 				return ast.WalkContinue, nil
 			}
 			switch t.Name {
@@ -49,8 +70,26 @@ func ToHTMLWith(md string, hooks HTMLHooks) string {
 	var buf bytes.Buffer
 	// Rendering into memory cannot fail.
 	_ = markdown.Renderer().Render(&buf, p.src, p.root)
-	return sanitizer.Sanitize(buf.String())
+	out := sanitizer.Sanitize(buf.String())
+	if len(blocks) > 0 {
+		// The placeholders' ids passed the sanitizer; one the page wrote (without this call's
+		// nonce) is left an empty <div>.
+		out = placeholderRe.ReplaceAllStringFunc(out, func(m string) string {
+			sub := placeholderRe.FindStringSubmatch(m)
+			i, err := strconv.Atoi(sub[2])
+			if sub[1] != nonce || err != nil || i >= len(blocks) {
+				return m
+			}
+			return blocks[i]
+		})
+	}
+	return out
 }
+
+// integrationPlaceholder begins the id of the element an integration block's HTML replaces.
+const integrationPlaceholder = "docsd-integration-block-"
+
+var placeholderRe = regexp.MustCompile(`<div class="integration-block" id="` + integrationPlaceholder + `([0-9a-f]{16}-)([0-9]+)"></div>`)
 
 var sanitizer = newSanitizer()
 
@@ -63,6 +102,7 @@ func newSanitizer() *bluemonday.Policy {
 	// Footnotes link a reference and its note by ids such as fn:1 and fnref:1.
 	p.AllowAttrs("id").Matching(regexp.MustCompile(`^fn(ref)?[-:0-9]+$`)).OnElements("sup", "li")
 	p.AllowAttrs("role").Matching(regexp.MustCompile(`^doc-(noteref|endnotes|backlink)$`)).OnElements("a", "div")
+	p.AllowAttrs("id").Matching(regexp.MustCompile(`^` + integrationPlaceholder + `[0-9a-f]{16}-[0-9]+$`)).OnElements("div")
 	p.AllowAttrs("class").Matching(regexp.MustCompile(`^[A-Za-z0-9 _-]+$`)).OnElements("div", "p", "span", "code", "pre", "ol", "li", "a",
 		"ul", "table", "details")
 	p.AllowAttrs("open").Matching(regexp.MustCompile(`^$`)).OnElements("details")

@@ -71,11 +71,24 @@ var singleTags = map[string]bool{"include": true, "else": true}
 // tag on a line of its own is still taken off the text (its inner content is kept), so no raw
 // tag leaks onto a published page; UnknownTags lists them so an import can warn.
 func KnownTag(name string) bool {
-	return containerTags[name] || optionalEndTags[name] || singleTags[name]
+	_, _, integration := IntegrationTag(name)
+	return containerTags[name] || optionalEndTags[name] || singleTags[name] || integration
+}
+
+// IntegrationTag reads the name of an integration block's tag, `@{integration}/{block}` as in
+// `{% @mermaid/diagram content="graph TD; A-->B" %}`: the block's attributes are its props.
+// Such a tag is written alone.
+func IntegrationTag(name string) (integration, block string, ok bool) {
+	rest, ok := strings.CutPrefix(name, "@")
+	if !ok {
+		return "", "", false
+	}
+	integration, block, ok = strings.Cut(rest, "/")
+	return integration, block, ok && integration != "" && block != ""
 }
 
 var (
-	tagLine  = regexp.MustCompile(`^[ \t]{0,3}\{%-?[ \t]*([a-z][a-z0-9-]*)((?:[ \t]+.*?)?)[ \t]*-?%\}[ \t]*\r?\n?$`)
+	tagLine  = regexp.MustCompile(`^[ \t]{0,3}\{%-?[ \t]*([a-z][a-z0-9-]*|@[A-Za-z0-9._-]+/[A-Za-z0-9_-]+)((?:[ \t]+.*?)?)[ \t]*-?%\}[ \t]*\r?\n?$`)
 	tagAttr  = regexp.MustCompile(`([A-Za-z][A-Za-z0-9_-]*)[ \t]*=[ \t]*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([^ \t"']+))`)
 	tagScan  = regexp.MustCompile(`(?m)^[ \t]{0,3}\{%-?[ \t]*([a-z][a-z0-9-]*)`)
 	unescape = strings.NewReplacer(`\"`, `"`, `\'`, `'`, `\\`, `\`, `\#`, `#`)
@@ -179,7 +192,7 @@ func (tagParser) Open(parent ast.Node, reader text.Reader, pc parser.Context) (a
 	end := next(idx.ends[name], segment.Start)
 	node := &tagBlock{Name: name, Attrs: attrs, Arg: arg, start: segment.Start, end: segment.Start + len(line)}
 	switch {
-	case singleTags[name], strings.HasPrefix(name, "end"):
+	case singleTags[name], strings.HasPrefix(name, "end"), strings.HasPrefix(name, "@"):
 		// A closing line with no opening one, or a tag that never has content: the line
 		// alone, shown as nothing.
 	case containerTags[name] || !KnownTag(name):

@@ -16,6 +16,7 @@ import (
 
 	"docsd/internal/apperr"
 	"docsd/internal/blob"
+	"docsd/internal/clock"
 	"docsd/internal/content"
 	"docsd/internal/integration"
 	"docsd/internal/integration/delivery"
@@ -50,18 +51,26 @@ type Handler struct {
 	// Generation is the database's generation (store.DB.Generation): sites and rendered pages
 	// are kept while it stays the same (see cache.go). Nil renders every page afresh.
 	Generation func(ctx context.Context, since time.Time, batch bool) (uint64, error)
+	// Clock tells when a page holding integration blocks stops being fresh (their answers'
+	// expiry is on the same clock); nil is the real clock.
+	Clock clock.Clock
 
 	caches cacheSet
 }
 
 // SiteIntegrations are what integrations do on published sites (integration.Service's
 // PublishedScripts and VisitorAuthenticator, delivery.Deliverer's SiteScript and
-// VisitorAuthentication): inject scripts, authenticate readers.
+// VisitorAuthentication): inject scripts, authenticate readers, render blocks.
 type SiteIntegrations interface {
 	PublishedScripts(ctx context.Context, siteID string) ([]integration.PublishedScript, error)
 	SiteScript(ctx context.Context, siteID, installationID string) (delivery.SiteScriptAnswer, error)
 	VisitorAuthenticator(ctx context.Context, siteID string) (integration.SiteAuthenticator, bool, error)
 	VisitorAuthentication(ctx context.Context, siteID, installationID, location string) (*jsrun.Response, error)
+	// SitePolicies and Block are integration.Service's and delivery.Deliverer's: the
+	// Content-Security-Policy the site's integrations declare, and an integration block of a
+	// page rendered.
+	SitePolicies(ctx context.Context, siteID string) ([]string, error)
+	Block(ctx context.Context, req integration.BlockRequest) (delivery.BlockAnswer, error)
 }
 
 // References gives, for one organization, the hook that renders its API reference blocks.
@@ -142,6 +151,13 @@ func (h *Handler) Hosts(next http.Handler, ownHost string) http.Handler {
 	})
 }
 
+func (h *Handler) now() time.Time {
+	if h.Clock == nil {
+		return time.Now()
+	}
+	return h.Clock.Now()
+}
+
 func hostOnly(hostport string) string {
 	hostport = strings.ToLower(hostport)
 	if h, _, err := net.SplitHostPort(hostport); err == nil {
@@ -185,7 +201,7 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen generati
 	key, cacheable := "", gen.ok && rest != searchPath && !strings.HasPrefix(rest, filesPath) && !strings.HasPrefix(rest, scriptsPath)
 	if cacheable {
 		if key, cacheable = pageKey(site, base, rest, adm); cacheable {
-			if p, ok := h.caches.pages().Get(key, gen.n); ok {
+			if p, ok := h.caches.pages().Get(key, gen.n); ok && p.fresh(h.now()) {
 				p.write(w, r)
 				h.viewed(r, site, p.siteSpaceID, p.pageID)
 				return
@@ -207,7 +223,7 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen generati
 		err = v.siteScript(w, r, strings.TrimPrefix(rest, scriptsPath))
 	default:
 		err = v.page(w, r, rest)
-		if err == nil && cacheable && v.rendered != nil {
+		if err == nil && cacheable && v.rendered != nil && !v.rendered.noStore {
 			h.caches.pages().Put(key, gen.n, v.rendered, len(v.rendered.body)+len(v.rendered.styleHash)+len(v.rendered.etag))
 		}
 	}

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"slices"
 	"strings"
+	"time"
 
 	"docsd/internal/apperr"
 )
@@ -28,6 +30,15 @@ type renderedPage struct {
 	styleHash, etag  string
 	private, noIndex bool
 	scripts          bool // it loads integrations' scripts from the site's origin
+	// policies are the Content-Security-Policy values of the site's integrations and of the
+	// page's integration blocks, merged into the page's own (mergePolicies); frames the
+	// origins of the blocks' webframes.
+	policies, frames []string
+	// expires, when set, is when an integration block on the page stops being fresh: the
+	// page is served from the cache until then. noStore: a block may not be kept (or failed),
+	// so the page is not cached.
+	expires time.Time
+	noStore bool
 	// The page it shows, for the site_view of a reader served from the cache.
 	siteSpaceID, pageID string
 }
@@ -48,13 +59,7 @@ func (p *renderedPage) write(w http.ResponseWriter, r *http.Request) {
 	if p.noIndex {
 		h.Set("X-Robots-Tag", "noindex")
 	}
-	scripts := ""
-	if p.scripts {
-		// Only the integrations' scripts, served by the site itself (see visit.siteScript).
-		scripts = "script-src 'self'; "
-	}
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src '"+p.styleHash+"'; img-src 'self' https: data:; "+
-		scripts+"form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+	h.Set("Content-Security-Policy", p.policy())
 	h.Set("ETag", p.etag)
 	// Readers revalidate every time: a merge changes the page at once, and a 304 costs little.
 	if p.private {
@@ -70,6 +75,101 @@ func (p *renderedPage) write(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(p.body)
+}
+
+// fresh reports whether a cached page may still be served at now.
+func (p *renderedPage) fresh(now time.Time) bool {
+	return p.expires.IsZero() || now.Before(p.expires)
+}
+
+// policy is the page's Content-Security-Policy: nothing runs or loads but the one style sheet
+// (by its hash), images, the integrations' scripts served by the site itself (see
+// visit.siteScript) and its blocks' frames, widened by what the site's integrations declare.
+func (p *renderedPage) policy() string {
+	d := [][2]string{{"default-src", "'none'"}, {"style-src", "'" + p.styleHash + "'"}, {"img-src", "'self' https: data:"}}
+	if p.scripts {
+		d = append(d, [2]string{"script-src", "'self'"})
+	}
+	if len(p.frames) > 0 {
+		d = append(d, [2]string{"frame-src", strings.Join(p.frames, " ")})
+	}
+	d = append(d, [2]string{"form-action", "'self'"}, [2]string{"base-uri", "'none'"}, [2]string{"frame-ancestors", "'none'"})
+	return mergePolicies(d, p.policies)
+}
+
+// mergedDirectives are the directives an integration's policy may widen: where a page may
+// load scripts, styles, images, frames, fonts and media from, and connect to. The others
+// (default-src, frame-ancestors, base-uri, form-action, sandbox, reporting) stay the page's.
+var mergedDirectives = map[string]string{
+	// directive: the one it falls back to when the page does not set it
+	"script-src": "default-src", "script-src-elem": "script-src", "script-src-attr": "script-src",
+	"style-src": "default-src", "style-src-elem": "style-src", "img-src": "default-src",
+	"connect-src": "default-src", "frame-src": "child-src", "child-src": "default-src",
+	"font-src": "default-src", "media-src": "default-src", "worker-src": "script-src",
+	"manifest-src": "default-src",
+}
+
+// mergePolicies adds to the page's directives (in order) the sources the policies (header
+// values) give to the directives of mergedDirectives. A directive the page does not set starts
+// from the one it falls back to, so adding to it keeps what the page allowed; 'none' gives way
+// to the first source added.
+func mergePolicies(page [][2]string, policies []string) string {
+	values := map[string][]string{}
+	var order []string
+	for _, d := range page {
+		values[d[0]] = strings.Fields(d[1])
+		order = append(order, d[0])
+	}
+	var lookup func(name string, depth int) []string
+	lookup = func(name string, depth int) []string {
+		if v, ok := values[name]; ok || depth > 4 {
+			return v
+		}
+		if name == "frame-src" {
+			if v, ok := values["child-src"]; ok {
+				return v
+			}
+		}
+		return lookup(mergedDirectives[name], depth+1)
+	}
+	for _, pol := range policies {
+		for _, part := range strings.Split(pol, ";") {
+			f := strings.Fields(part)
+			if len(f) < 2 {
+				continue
+			}
+			name := strings.ToLower(f[0])
+			if _, ok := mergedDirectives[name]; !ok {
+				continue
+			}
+			cur, ok := values[name]
+			if !ok {
+				cur = append([]string(nil), lookup(name, 0)...)
+				order = append(order, name)
+			}
+			for _, src := range f[1:] {
+				if src == "'none'" || slices.Contains(cur, src) {
+					continue
+				}
+				if len(cur) == 1 && cur[0] == "'none'" {
+					cur = nil
+				}
+				cur = append(cur, src)
+			}
+			if len(cur) == 0 {
+				cur = []string{"'none'"}
+			}
+			values[name] = cur
+		}
+	}
+	var b strings.Builder
+	for i, name := range order {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(name + " " + strings.Join(values[name], " "))
+	}
+	return b.String()
 }
 
 // matchesETag reports whether an If-None-Match header lists etag (or is "*"); weak

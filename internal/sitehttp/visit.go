@@ -2,11 +2,15 @@ package sitehttp
 
 import (
 	"encoding/json"
+	"errors"
+	"html/template"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"docsd/internal/apperr"
 	"docsd/internal/blob"
@@ -28,6 +32,16 @@ type visit struct {
 	st   sitepub.Structure
 	// rendered is the page the visit answered, for the cache.
 	rendered *renderedPage
+	// blocks is what the page's integration blocks need of the page (see block).
+	blocks blocksSeen
+}
+
+// blocksSeen gathers, while a page's integration blocks render, what the page's headers and
+// caching need of them.
+type blocksSeen struct {
+	policies, frames []string
+	expires          time.Time
+	noStore          bool
 }
 
 // page renders the page at rest.
@@ -68,6 +82,10 @@ func (v *visit) page(w http.ResponseWriter, r *http.Request, rest string) error 
 	var hooks markdoc.HTMLHooks
 	if v.h.OpenAPI != nil {
 		hooks.OpenAPI = v.h.OpenAPI.References(r.Context(), v.site.OrganizationID)
+	}
+	hooks.Integration = func(name, block string, props map[string]any) string {
+		return v.block(r, integration.BlockRequest{SiteID: v.site.ID, SpaceID: loc.SiteSpace.SpaceID,
+			Integration: name, Block: block, Props: props})
 	}
 	body := sitehtml.RewriteLinks(markdoc.ToHTMLWith(md, hooks), func(dest string, image bool) (string, bool) {
 		if links == nil {
@@ -336,8 +354,58 @@ func safeURL(u string) string {
 	return ""
 }
 
+// block renders an integration block of the page through its integration's script
+// (delivery.Deliverer.Block). A block that cannot be shown, whatever the reason, is a small
+// box saying so, never a failed page; the page is then not cached, so the next reader tries
+// again.
+func (v *visit) block(r *http.Request, req integration.BlockRequest) string {
+	label := template.HTMLEscapeString(req.Integration + "/" + req.Block)
+	if v.h.Integrations == nil {
+		v.blocks.noStore = true
+		return `<div class="integration-block integration-error" role="note">Integration block ` + label + `: integrations do not run on this server.</div>`
+	}
+	a, err := v.h.Integrations.Block(r.Context(), req)
+	if err != nil {
+		v.blocks.noStore = true
+		msg := "it could not be rendered"
+		var ae *apperr.Error
+		if errors.As(err, &ae) && ae.Code != apperr.Internal {
+			msg = ae.Message
+		} else {
+			if v.h.Log != nil {
+				v.h.Log.Error("integration block", "site", v.site.ID, "integration", req.Integration, "block", req.Block, "err", err)
+			}
+		}
+		if len(msg) > 300 {
+			msg = msg[:300] + "…"
+		}
+		return `<div class="integration-block integration-error" role="note"><strong>Integration block ` + label +
+			` could not be shown.</strong> ` + template.HTMLEscapeString(strings.ToValidUTF8(msg, "")) + `</div>`
+	}
+	if a.Policy != "" && !slices.Contains(v.blocks.policies, a.Policy) {
+		v.blocks.policies = append(v.blocks.policies, a.Policy)
+	}
+	for _, f := range a.Frames {
+		if !slices.Contains(v.blocks.frames, f) {
+			v.blocks.frames = append(v.blocks.frames, f)
+		}
+	}
+	if a.Expires.IsZero() {
+		v.blocks.noStore = true
+	} else if v.blocks.expires.IsZero() || a.Expires.Before(v.blocks.expires) {
+		v.blocks.expires = a.Expires
+	}
+	return `<div class="integration-block" data-integration="` + template.HTMLEscapeString(req.Integration) +
+		`" data-block="` + template.HTMLEscapeString(req.Block) + `">` + a.HTML + `</div>`
+}
+
 func (v *visit) write(w http.ResponseWriter, r *http.Request, p sitehtml.Page) error {
+	var policies []string
 	if v.h.Integrations != nil {
+		var err error
+		if policies, err = v.h.Integrations.SitePolicies(r.Context(), v.site.ID); err != nil {
+			return err
+		}
 		scripts, err := v.h.Integrations.PublishedScripts(r.Context(), v.site.ID)
 		if err != nil {
 			return err
@@ -353,6 +421,13 @@ func (v *visit) write(w http.ResponseWriter, r *http.Request, p sitehtml.Page) e
 	private := v.site.Visibility == sitepub.ShareLink || v.site.Visibility == sitepub.VisitorAuth
 	v.rendered = newRenderedPage(out.HTML, out.StyleHash, private, p.NoIndex)
 	v.rendered.scripts = len(p.Scripts) > 0
+	for _, pol := range v.blocks.policies {
+		if !slices.Contains(policies, pol) {
+			policies = append(policies, pol)
+		}
+	}
+	v.rendered.policies, v.rendered.frames = policies, v.blocks.frames
+	v.rendered.expires, v.rendered.noStore = v.blocks.expires, v.blocks.noStore
 	v.rendered.write(w, r)
 	return nil
 }

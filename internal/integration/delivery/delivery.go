@@ -58,6 +58,7 @@ type Deliverer struct {
 	Scripts *Scripts
 
 	siteScripts siteScripts
+	blocks      blockAnswers
 }
 
 // Register adds the delivery job to q.

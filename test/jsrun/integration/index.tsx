@@ -23,6 +23,55 @@ const greeting = createComponent<{ name: string }, { count: number }>({
     ),
 });
 
+// card is a block for published pages: the ContentKit elements real blocks use, kept a minute.
+const card = createComponent<{ title?: string }>({
+    componentId: 'card',
+    render: async (element) => {
+        element.setCache({ maxAge: 60 });
+        return (
+            <block>
+                <vstack>
+                    <text style="bold">Card: {element.props.title ?? 'untitled'}</text>
+                    <text style="code">render {crypto.randomUUID()}</text>
+                    <markdown content={'Some **markdown** <script>alert(1)</script>'} />
+                    <codeblock content="if (a < b) run();" syntax="javascript" />
+                    <hstack>
+                        <box>
+                            <image source={{ url: 'https://img.example.test/a.png' }} aspectRatio={2} />
+                        </box>
+                        <button label="Open docs" onPress={{ action: '@ui.url.open', url: 'https://docs.example.test/' }} />
+                    </hstack>
+                    <webframe source={{ url: 'https://embed.example.test/frame?x=1' }} aspectRatio={16 / 9} />
+                </vstack>
+            </block>
+        );
+    },
+});
+
+// fresh says nothing of caching: every page read renders it again.
+const fresh = createComponent({
+    componentId: 'fresh',
+    render: async () => (
+        <block>
+            <text style="code">render {crypto.randomUUID()}</text>
+        </block>
+    ),
+});
+
+// broken throws while rendering; spin never finishes (the engine's time limit stops it).
+const broken = createComponent({
+    componentId: 'broken',
+    render: async () => {
+        throw new Error('the block broke on purpose');
+    },
+});
+const spin = createComponent({
+    componentId: 'spin',
+    render: async () => {
+        for (;;) {}
+    },
+});
+
 // signToken makes an HS256 JWT with crypto.subtle, as visitor-authentication integrations do.
 async function signToken(claims: object, secret: string): Promise<string> {
     const enc = new TextEncoder();
@@ -69,7 +118,9 @@ export default createIntegration({
     },
     fetch_published_script: async (event, context) => {
         const config = context.environment.siteInstallation?.configuration as { trackingId?: string };
-        return new Response(`window.docsdTracking = ${JSON.stringify(config?.trackingId ?? null)};`, {
+        // It marks the page it runs in, so a browser test sees that it ran.
+        const id = JSON.stringify(config?.trackingId ?? null);
+        return new Response(`window.docsdTracking = ${id}; document.documentElement.setAttribute("data-docsd-tracking", String(${id}));`, {
             headers: { 'Content-Type': 'application/javascript', 'Cache-Control': 'max-age=60' },
         });
     },
@@ -83,5 +134,5 @@ export default createIntegration({
         target.searchParams.set('token', token);
         return Response.redirect(target.toString(), 302);
     },
-    components: [greeting],
+    components: [greeting, card, fresh, broken, spin],
 });

@@ -273,6 +273,7 @@ func (a *App) Listen() error {
 	}
 	deps.Computed = &computed.Registry{}
 	a.OpenAPI.RegisterComputed(deps.Computed, wire.URLs{Base: a.BaseURL}.App)
+	a.registerTranslationSource(deps.Computed, wire.URLs{Base: a.BaseURL})
 	deps.Collectors = a.metricCollectors()
 	deps.Generation = a.DB.Generation
 	if c := a.Config; c.RateLimitToken > 0 || c.RateLimitAddress > 0 || c.RateLimitExpensive > 0 {

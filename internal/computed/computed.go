@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"docsd/internal/apperr"
+	"docsd/internal/auth"
 	"docsd/internal/markdoc"
 )
 
@@ -25,6 +26,7 @@ type Source struct {
 // Request is what a computation gets: the space it runs for, its source, and the seed its
 // generated ids derive from (the same seed gives the same ids).
 type Request struct {
+	Caller  auth.Caller // who asks: a source reading other content reads it as them
 	SpaceID string
 	OrgID   string // the space's organization, whose resources (OpenAPI specs) a source names
 	Source  Source

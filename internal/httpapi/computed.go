@@ -38,7 +38,7 @@ func (s *Server) computedRequest(r *http.Request, c auth.Caller) (computed.Reque
 	case body.Seed == nil:
 		return computed.Request{}, apperr.Invalidf("seed: is required (a string from which generated ids derive)")
 	}
-	return computed.Request{SpaceID: spaceID, OrgID: sp.OrganizationID, Source: *body.Source, Seed: *body.Seed}, nil
+	return computed.Request{Caller: c, SpaceID: spaceID, OrgID: sp.OrganizationID, Source: *body.Source, Seed: *body.Seed}, nil
 }
 
 func (s *Server) registry() *computed.Registry {

@@ -48,7 +48,11 @@ func (s *Server) importContent(w http.ResponseWriter, r *http.Request, c auth.Ca
 		// The answer is the import run to follow (GET its Location), as for startImportRun.
 		w.Header().Set("X-Docsd-Import", "queued")
 		w.Header().Set("Location", s.urls.ImportRunLocation(run.OrgID, run.ID))
-		return writeJSON(w, http.StatusAccepted, s.urls.FromImportRun(run))
+		out, err := s.importRun(r.Context(), run)
+		if err != nil {
+			return err
+		}
+		return writeJSON(w, http.StatusAccepted, out)
 	}
 	rev, run, err := s.GitImport.Commit(r.Context(), c, spaceID, importrun.SourceArchive, res)
 	if err != nil {

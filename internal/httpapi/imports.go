@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 
 	"docsd/internal/auth"
@@ -91,7 +92,11 @@ func (s *Server) startImportRun(w http.ResponseWriter, r *http.Request, c auth.C
 	if err != nil {
 		return err
 	}
-	return created(w, s.urls.ImportRunLocation(orgID, run.ID), s.urls.FromImportRun(run))
+	out, err := s.importRun(r.Context(), run)
+	if err != nil {
+		return err
+	}
+	return created(w, s.urls.ImportRunLocation(orgID, run.ID), out)
 }
 
 func (s *Server) getImportRun(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
@@ -99,7 +104,11 @@ func (s *Server) getImportRun(w http.ResponseWriter, r *http.Request, c auth.Cal
 	if err != nil {
 		return err
 	}
-	return ok(w, s.urls.FromImportRun(run))
+	out, err := s.importRun(r.Context(), run)
+	if err != nil {
+		return err
+	}
+	return ok(w, out)
 }
 
 func (s *Server) cancelImportRun(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
@@ -108,7 +117,11 @@ func (s *Server) cancelImportRun(w http.ResponseWriter, r *http.Request, c auth.
 	if err != nil {
 		return err
 	}
-	return created(w, s.urls.ImportRunLocation(orgID, run.ID), s.urls.FromImportRun(run))
+	out, err := s.importRun(r.Context(), run)
+	if err != nil {
+		return err
+	}
+	return created(w, s.urls.ImportRunLocation(orgID, run.ID), out)
 }
 
 func (s *Server) listImportRuns(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
@@ -123,5 +136,25 @@ func (s *Server) listImportRuns(w http.ResponseWriter, r *http.Request, c auth.C
 	if err != nil {
 		return err
 	}
-	return writeList(s, w, "import-runs:"+orgID+":"+f.Space+":"+f.ChangeRequest+":"+f.Status, res, s.urls.FromImportRun)
+	spaces := make([]string, 0, len(res.Items))
+	for _, run := range res.Items {
+		spaces = append(spaces, run.Target.Space)
+	}
+	sites, err := s.Sites.SiteOfSpaces(r.Context(), spaces)
+	if err != nil {
+		return err
+	}
+	return writeList(s, w, "import-runs:"+orgID+":"+f.Space+":"+f.ChangeRequest+":"+f.Status, res, func(run importrun.Run) wire.ImportRun {
+		out := s.urls.FromImportRun(run)
+		out.Site = sites[run.Target.Space]
+		return out
+	})
+}
+
+// importRun converts a run, with the site its target space belongs to (when exactly one).
+func (s *Server) importRun(ctx context.Context, run importrun.Run) (wire.ImportRun, error) {
+	out := s.urls.FromImportRun(run)
+	sites, err := s.Sites.SiteOfSpaces(ctx, []string{run.Target.Space})
+	out.Site = sites[run.Target.Space]
+	return out, err
 }

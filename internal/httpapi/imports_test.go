@@ -634,3 +634,55 @@ func TestWebsiteImportUnderAPageKeepsLinks(t *testing.T) {
 		t.Fatalf("the image and the link to a crawled page do not resolve inside the space: %s", links.Body)
 	}
 }
+
+// A run names the site its target space belongs to (ContentImportRun.site, newer API): when
+// exactly one site, published or not, includes the space; none when no site or several do.
+func TestImportRunNamesTheSiteOfItsSpace(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	sp := newSpace(t, e, e.Admin, e.Org, nil)
+	other := newSpace(t, e, e.Admin, e.Org, nil)
+	start := func(space string) *apitest.Resp {
+		t.Helper()
+		key := uploaded(t, e, "page.md", "# Page\n\nText.\n")
+		return e.Post(e.Admin, "/v1/org/"+e.Org+"/imports", map[string]any{"source": map[string]any{"type": "file", "files": []string{key}},
+			"target": map[string]any{"space": space}}).Expect(201)
+	}
+	siteOf := func(r *apitest.Resp) string {
+		t.Helper()
+		if !r.Has("site") {
+			return ""
+		}
+		return r.Str("site")
+	}
+	lone := start(sp)
+	if siteOf(lone) != "" {
+		t.Fatalf("a run into a space no site includes names a site: %s", lone.Body)
+	}
+	sitePath := newSite(t, e, map[string]any{"title": "Docs"})
+	siteID := sitePath[strings.LastIndex(sitePath, "/")+1:]
+	e.Post(e.Admin, sitePath+"/sections", map[string]any{"spaceId": sp, "title": "Guides"}).Expect(201)
+	in := start(sp)
+	if siteOf(in) != siteID {
+		t.Fatalf("started into a space of site %s: %s", siteID, in.Body)
+	}
+	done := waitRun(t, e, in.Str("id"))
+	if done.Str("status") != "completed" || siteOf(done) != siteID || siteOf(e.Get(e.Admin, "/v1/org/"+e.Org+"/imports/"+lone.Str("id")).Expect(200)) != siteID {
+		t.Fatalf("read back: %s", done.Body)
+	}
+	elsewhere := start(other)
+	listed := map[string]string{}
+	for _, it := range e.WalkList(e.Admin, "/v1/org/"+e.Org+"/imports", 1) {
+		s, _ := it["site"].(string)
+		listed[it["id"].(string)] = s
+	}
+	if listed[in.Str("id")] != siteID || listed[lone.Str("id")] != siteID || listed[elsewhere.Str("id")] != "" {
+		t.Fatalf("listed sites %v", listed)
+	}
+	// In a second site too: it belongs to no one site.
+	second := newSite(t, e, map[string]any{"title": "More docs"})
+	e.Post(e.Admin, second+"/sections", map[string]any{"spaceId": sp, "title": "Guides"}).Expect(201)
+	if r := e.Get(e.Admin, "/v1/org/"+e.Org+"/imports/"+in.Str("id")).Expect(200); siteOf(r) != "" {
+		t.Fatalf("a space in two sites: %s", r.Body)
+	}
+}

@@ -50,3 +50,24 @@ func (s *Service) Publications(ctx context.Context, spaceIDs []string) (map[stri
 	}
 	return out, nil
 }
+
+// SiteOfSpaces returns, for each of spaceIDs that exactly one site includes (published or
+// not, in one or more of its sections or variants), the id of that site: the site a space
+// "belongs to" in the API's sense (ContentImportRun.site). Spaces in no site, or in several,
+// are left out. It takes no caller: it answers about spaces the caller has already read.
+func (s *Service) SiteOfSpaces(ctx context.Context, spaceIDs []string) (map[string]string, error) {
+	if len(spaceIDs) == 0 {
+		return nil, nil
+	}
+	all, err := s.store.Read().SitesOfSpaces(ctx, spaceIDs)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(all))
+	for space, sites := range all {
+		if len(sites) == 1 {
+			out[space] = sites[0]
+		}
+	}
+	return out, nil
+}

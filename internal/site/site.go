@@ -216,6 +216,9 @@ type Tx interface {
 	// PublishedSiteSpaces returns the site spaces of published sites that hold any of
 	// spaceIDs, in no particular order.
 	PublishedSiteSpaces(ctx context.Context, spaceIDs []string) ([]PublishedSiteSpace, error)
+	// SitesOfSpaces returns, for each of spaceIDs that a site (published or not) includes,
+	// the ids of those sites, each once, in no particular order.
+	SitesOfSpaces(ctx context.Context, spaceIDs []string) (map[string][]string, error)
 }
 
 // Service implements the rules of sites on top of a Store.

@@ -64,9 +64,53 @@ func (e engineFS) Glob(pattern string) ([]string, error) {
 // Migrate applies every pending migration, each in its own transaction. It is safe to call
 // from several processes at once on PostgreSQL (goose takes a session lock there).
 func (db *DB) Migrate(ctx context.Context) error {
-	sub, err := fs.Sub(migrationFiles, "migrations")
+	p, err := db.migrations(ctx)
 	if err != nil {
 		return err
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// MigrateTo brings the schema to version: up, applying the migrations up to it, or down,
+// reverting those above it, each in its own transaction. It serves tests of a migration on a
+// database made by an older schema (build it at that schema, then Migrate), and an operator
+// going back to an older binary.
+func (db *DB) MigrateTo(ctx context.Context, version int64) error {
+	p, err := db.migrations(ctx)
+	if err != nil {
+		return err
+	}
+	current, err := p.GetDBVersion(ctx)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if version >= current {
+		_, err = p.UpTo(ctx, version)
+	} else {
+		_, err = p.DownTo(ctx, version)
+	}
+	if err != nil {
+		return fmt.Errorf("migrate to %d: %w", version, err)
+	}
+	return nil
+}
+
+// SchemaVersion is the version of the newest migration applied.
+func (db *DB) SchemaVersion(ctx context.Context) (int64, error) {
+	p, err := db.migrations(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return p.GetDBVersion(ctx)
+}
+
+func (db *DB) migrations(ctx context.Context) (*goose.Provider, error) {
+	sub, err := fs.Sub(migrationFiles, "migrations")
+	if err != nil {
+		return nil, err
 	}
 	dialect := goose.DialectSQLite3
 	var opts []goose.ProviderOption
@@ -74,16 +118,13 @@ func (db *DB) Migrate(ctx context.Context) error {
 		dialect = goose.DialectPostgres
 		locker, err := db.newPostgresLocker(ctx)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		opts = append(opts, goose.WithSessionLocker(locker))
 	}
 	p, err := goose.NewProvider(dialect, db.writer, engineFS{FS: sub, engine: db.Engine}, opts...)
 	if err != nil {
-		return fmt.Errorf("migrations: %w", err)
+		return nil, fmt.Errorf("migrations: %w", err)
 	}
-	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	return nil
+	return p, nil
 }

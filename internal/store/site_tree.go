@@ -162,6 +162,25 @@ func (t siteTx) PublishedSiteSpaces(ctx context.Context, spaceIDs []string) ([]s
 		WHERE `+in+` AND st.published = ? AND s.deleted_at IS NULL`, ids, true)
 }
 
+// SitesOfSpaces implements site.Tx, by space (index site_spaces_space).
+func (t siteTx) SitesOfSpaces(ctx context.Context, spaceIDs []string) (map[string][]string, error) {
+	in, ids := oneOf(t.q, "ss.space_id", spaceIDs)
+	type pair struct{ space, site string }
+	rows, err := scanRows(ctx, t.q, func(scan func(...any) error) (pair, error) {
+		var p pair
+		err := scan(&p.space, &p.site)
+		return p, err
+	}, `SELECT DISTINCT ss.space_id, ss.site_id FROM site_spaces ss WHERE `+in, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for _, p := range rows {
+		out[p.space] = append(out[p.space], p.site)
+	}
+	return out, nil
+}
+
 // oneOf is the condition that column is one of values, and its one argument (a JSON array),
 // however many values there are. A page of spaces can be a thousand: with a placeholder per
 // value (inList), PostgreSQL plans each call afresh at a cost that grows with the list, and

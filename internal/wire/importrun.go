@@ -11,6 +11,7 @@ type ImportRun struct {
 	Reason      string          `json:"reason,omitempty"`
 	Source      *ImportSource   `json:"source,omitempty"`
 	Target      ImportTarget    `json:"target"`
+	Site        string          `json:"site,omitempty"` // the site the target space belongs to, when exactly one
 	CreatedBy   string          `json:"createdBy,omitempty"`
 	CreatedAt   Time            `json:"createdAt"`
 	UpdatedAt   Time            `json:"updatedAt"`

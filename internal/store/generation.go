@@ -45,8 +45,9 @@ type genCheck struct {
 // at most one starts per interval, and it serves every request that arrived before it
 // started. A request with no other in flight has nothing to share a check with and would pay
 // the wait whole (a sleep this short takes a millisecond in an otherwise idle process), so its
-// caller asks for no batching. A millisecond keeps checks near 5% of a cached read's CPU
-// under load (at 250 µs they took 12%), for at most a millisecond more of waiting.
+// caller asks for no batching. At 250 µs checks took 12% of a cached read's CPU under load,
+// at 1 ms 5-7% (docsd-bench's request overhead, a pragma costing 40-70 µs of CPU on the
+// loaded 2-core machine); 2 ms halves that, for at most 2 ms more of waiting under load.
 const minCheckInterval = 2 * time.Millisecond
 
 // ErrNoGeneration is returned by Generation on engines that cannot provide one.

@@ -189,14 +189,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 		return 1, err
 	}
 	var pg, pg2 *server
-	var pgToken string
+	var pgToken, pgURL, pgData string
 	if o.Postgres != "" {
-		pgURL, dropSchema, err := freshSchema(ctx, o.Postgres)
-		if err != nil {
+		var dropSchema func()
+		if pgURL, dropSchema, err = freshSchema(ctx, o.Postgres); err != nil {
 			return 1, err
 		}
 		defer dropSchema()
-		pgData := filepath.Join(tmp, "data-postgres")
+		pgData = filepath.Join(tmp, "data-postgres")
 		if pg, pgToken, err = startDocsd(ctx, docsdOptions{Binary: bin, DataDir: pgData, DatabaseURL: pgURL,
 			LogPath: filepath.Join(tmp, "docsd-postgres.log"), LogLevel: o.LogLevel, CPUProfile: o.PgProfile}); err != nil {
 			return 1, err
@@ -286,6 +286,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 			t.PgPair = [2]*loadResult{pair[0], pair[1]}
 		}
 	}
+	overheads := measureOverheads(ctx, o, bin, tmp, targets, spec, dataDir, pgURL, pgData, pgToken, progress)
 	// docsd writes its CPU profile as it stops.
 	for _, s := range []*server{docsd, bare, pg, pg2} {
 		if s == nil {
@@ -296,7 +297,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (int, err
 		}
 	}
 
-	rep := report{Options: o, Targets: targets, LoadBefore: loadBefore, LoadAfter: loadAverage(), LogPath: logPath}
+	rep := report{Options: o, Targets: targets, Overheads: overheads, LoadBefore: loadBefore, LoadAfter: loadAverage(), LogPath: logPath}
 	rep.print(stdout)
 	if o.CPUProfile != "" {
 		fmt.Fprintf(stdout, "\ndocsd's CPU profile of the whole run: go tool pprof -top %s\n", o.CPUProfile)
@@ -461,4 +462,30 @@ func loadAverage() string {
 	var one string
 	fmt.Sscan(string(b), &one)
 	return one
+}
+
+// measureOverheads measures the request overhead of the cached page read (overhead.go) on
+// each engine, when the "page" endpoint is among those measured.
+func measureOverheads(ctx context.Context, o options, bin, tmp string, targets []target, spec loadSpec,
+	dataDir, pgURL, pgData, pgToken string, progress func(string, ...any)) []overheadResult {
+	for _, t := range targets {
+		if t.Name != "page" || t.Unavailable != "" {
+			continue
+		}
+		spec.Method, spec.Body, spec.Unique = t.Method, t.endpoint.Body, t.Unique
+		spec.Path, spec.BodyBytes = t.Path, answerLength(t.endpoint, t.Body)
+		runs := []overheadRun{{Server: "docsd", DataDir: dataDir, Spec: spec}}
+		if pgURL != "" {
+			pgSpec := spec
+			pgSpec.Path, pgSpec.BodyBytes, pgSpec.Token = t.PgPath, answerLength(t.endpoint, t.PgBody), pgToken
+			runs = append(runs, overheadRun{Server: "docsd-pg", DataDir: pgData, DBURL: pgURL, Spec: pgSpec})
+		}
+		var out []overheadResult
+		for _, r := range runs {
+			progress("request overhead of the cached page read on %s: %s warm-up, then %s, profiled", r.Server, o.Warmup, o.Duration)
+			out = append(out, measureOverhead(ctx, o, bin, tmp, r))
+		}
+		return out
+	}
+	return nil
 }

@@ -24,6 +24,7 @@ const (
 type report struct {
 	Options               options
 	Targets               []target
+	Overheads             []overheadResult // see overhead.go
 	LoadBefore, LoadAfter string
 	LogPath               string
 }
@@ -130,6 +131,7 @@ func (r report) print(w io.Writer) {
 			}
 		}
 	}
+	printOverhead(w, r.Overheads)
 	if r.Options.Keep {
 		fmt.Fprintf(w, "\ndocsd's log: %s\n", r.LogPath)
 	}

@@ -91,29 +91,39 @@ func (s *Server) outer(next http.Handler) http.Handler {
 					writeError(rec, r, s.log, apperr.New(apperr.Internal, "panic"))
 				}
 			}
-			elapsed := time.Since(start)
-			route := r.Pattern
-			if route == "" {
-				route = "unmatched"
-			}
-			s.metrics.observe(route, r.Method, rec.status, elapsed)
-			if h := s.log.Handler(); h.Enabled(ctx, slog.LevelInfo) {
-				// The record is made here rather than by Logger.LogAttrs, which walks the stack
-				// for the caller's source position on every line: no handler of ours prints it,
-				// and the walk was a third of the line's cost on a cached read.
-				line := slog.NewRecord(start.Add(elapsed), slog.LevelInfo, "request", 0)
-				line.AddAttrs(
-					slog.String("requestId", rid),
-					slog.String("method", r.Method),
-					slog.String("path", r.URL.Path),
-					slog.String("route", route),
-					slog.Int("status", rec.status),
-					slog.Int("bytes", rec.bytes),
-					slog.String("duration", strconv.FormatFloat(float64(elapsed.Microseconds())/1000, 'f', 3, 64)+"ms"),
-				)
-				h.Handle(ctx, line)
-			}
+			s.logRequest(ctx, r, rec, rid, start)
 		}()
 		next.ServeHTTP(rec, r)
 	})
+}
+
+// logRequest records a finished request: its metrics and, at level info, its log line. It is
+// a method of its own so that docsd-bench can find its share of a request's CPU in a profile.
+func (s *Server) logRequest(ctx context.Context, r *http.Request, rec *statusRecorder, rid string, start time.Time) {
+	elapsed := time.Since(start)
+	route := r.Pattern
+	if route == "" {
+		route = "unmatched"
+	}
+	s.metrics.observe(route, r.Method, rec.status, elapsed)
+	h := s.log.Handler()
+	if !h.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
+	// The record is made here rather than by Logger.LogAttrs, which walks the stack for the
+	// caller's source position on every line: no handler of ours prints it, and the walk was a
+	// third of the line's cost on a cached read. The duration is appended to a stack buffer.
+	var dur [24]byte
+	d := strconv.AppendFloat(dur[:0], float64(elapsed.Microseconds())/1000, 'f', 3, 64)
+	line := slog.NewRecord(start.Add(elapsed), slog.LevelInfo, "request", 0)
+	line.AddAttrs(
+		slog.String("requestId", rid),
+		slog.String("method", r.Method),
+		slog.String("path", r.URL.Path),
+		slog.String("route", route),
+		slog.Int("status", rec.status),
+		slog.Int("bytes", rec.bytes),
+		slog.String("duration", string(append(d, "ms"...))),
+	)
+	h.Handle(ctx, line)
 }

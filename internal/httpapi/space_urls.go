@@ -40,6 +40,11 @@ func (s *Server) spacesPublished(ctx context.Context, spaceIDs []string, shareKe
 	if err != nil {
 		return nil, err
 	}
+	return s.publishedAddresses(ctx, pubs, shareKey)
+}
+
+// publishedAddresses is spacesPublished's answer from the publications read.
+func (s *Server) publishedAddresses(ctx context.Context, pubs map[string][]site.Publication, shareKey string) (map[string]wire.ContentPublished, error) {
 	out := make(map[string]wire.ContentPublished, len(pubs))
 	for id, list := range pubs {
 		sites := make([]access.PublishedSite, len(list))

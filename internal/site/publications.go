@@ -31,10 +31,16 @@ type Publication struct {
 // published site includes are left out. It takes no caller: a space's published addresses
 // are shown to whoever can read the space.
 func (s *Service) Publications(ctx context.Context, spaceIDs []string) (map[string][]Publication, error) {
+	return s.PublicationsIn(ctx, s.store.Read(), spaceIDs)
+}
+
+// PublicationsIn is Publications read through tx, such as a write transaction whose answer
+// needs them.
+func (s *Service) PublicationsIn(ctx context.Context, tx Tx, spaceIDs []string) (map[string][]Publication, error) {
 	if len(spaceIDs) == 0 {
 		return nil, nil
 	}
-	rows, err := s.store.Read().PublishedSiteSpaces(ctx, spaceIDs)
+	rows, err := tx.PublishedSiteSpaces(ctx, spaceIDs)
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,11 @@ type Update struct {
 	Language     *string
 	DefaultLevel opt.Field[*string] // "inherit", a role, or null for no access by default
 	MergeRules   *mergerules.Config
+	// Then, when set, runs inside Patch's write transaction once the space is changed, with
+	// the answer: for reading what the caller's answer needs on the transaction's
+	// connection, where the change left the pages it read and wrote in memory (on SQLite, a
+	// read on another connection after a write starts from a cold cache).
+	Then func(ctx context.Context, tx Tx, v View) error
 
 	level Level // DefaultLevel, parsed
 }
@@ -132,11 +137,14 @@ func (s *Service) Patch(ctx context.Context, c auth.Caller, id string, u Update)
 			// only (accessNode): it is the one just checked, so the organization's access
 			// need not be read again.
 			v = View{Space: sp, Role: cur.Role}
-			return nil
+		} else if v, err = s.viewOf(ctx, tx, c, sp); err != nil {
+			// The change may have changed the caller's own role (visibility, default level).
+			return err
 		}
-		// The change may have changed the caller's own role (visibility, default level).
-		v, err = s.viewOf(ctx, tx, c, sp)
-		return err
+		if u.Then != nil {
+			return u.Then(ctx, tx, v)
+		}
+		return nil
 	})
 	return v, err
 }

@@ -3,7 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
+	"fmt"
+	"io"
 	"sync"
 	"time"
 )
@@ -22,9 +25,9 @@ type generations struct {
 
 	mu        sync.Mutex
 	conn      *sql.Conn
-	version   *sql.Stmt // PRAGMA data_version, prepared on conn
-	epoch     uint64    // bumped when the connection is replaced: its data_version restarts
-	lastStart time.Time // when the last successful check started
+	version   driver.Stmt // PRAGMA data_version, prepared on conn's driver connection
+	epoch     uint64      // bumped when the connection is replaced: its data_version restarts
+	lastStart time.Time   // when the last successful check started
 	lastGen   uint64
 	inflight  *genCheck
 	waits     uint64 // checks that waited to batch calls, for tests
@@ -42,9 +45,10 @@ type genCheck struct {
 // at most one starts per interval, and it serves every request that arrived before it
 // started. A request with no other in flight has nothing to share a check with and would pay
 // the wait whole (a sleep this short takes a millisecond in an otherwise idle process), so its
-// caller asks for no batching. A millisecond keeps checks near 5% of a cached read's CPU
-// under load (at 250 µs they took 12%), for at most a millisecond more of waiting.
-const minCheckInterval = time.Millisecond
+// caller asks for no batching. At 250 µs checks took 12% of a cached read's CPU under load,
+// at 1 ms 5-7% (docsd-bench's request overhead, a pragma costing 40-70 µs of CPU on the
+// loaded 2-core machine); 2 ms halves that, for at most 2 ms more of waiting under load.
+const minCheckInterval = 2 * time.Millisecond
 
 // ErrNoGeneration is returned by Generation on engines that cannot provide one.
 var ErrNoGeneration = errors.New("store: database generation unavailable on this engine")
@@ -120,17 +124,56 @@ func (g *generations) check(ctx context.Context) (uint64, error) {
 		if err != nil {
 			return 0, err
 		}
-		// Prepared once: parsing the pragma was a good part of every check.
-		stmt, err := conn.PrepareContext(ctx, `PRAGMA data_version`)
+		// Prepared once, on the driver's connection: parsing the pragma was a good part of
+		// every check, and database/sql's statement, rows and scanning half of the rest.
+		err = conn.Raw(func(dc any) error {
+			p, ok := dc.(driver.ConnPrepareContext)
+			if !ok {
+				return fmt.Errorf("store: SQLite driver connection %T cannot prepare", dc)
+			}
+			stmt, err := p.PrepareContext(ctx, `PRAGMA data_version`)
+			if err == nil {
+				if _, ok := stmt.(driver.StmtQueryContext); !ok {
+					stmt.Close()
+					return fmt.Errorf("store: SQLite driver statement %T cannot query", stmt)
+				}
+			}
+			g.version = stmt
+			return err
+		})
 		if err != nil {
 			conn.Close()
+			g.version = nil
 			return 0, err
 		}
-		g.conn, g.version = conn, stmt
+		g.conn = conn
 		g.epoch++
 	}
 	var v int64
-	if err := g.version.QueryRowContext(context.WithoutCancel(ctx)).Scan(&v); err != nil {
+	err := g.conn.Raw(func(any) error {
+		rows, err := g.version.(driver.StmtQueryContext).QueryContext(context.WithoutCancel(ctx), nil)
+		if err != nil {
+			return err
+		}
+		dest := make([]driver.Value, 1)
+		err = rows.Next(dest)
+		if cerr := rows.Close(); err == nil {
+			err = cerr
+		}
+		if err == io.EOF {
+			return errors.New("store: PRAGMA data_version returned no row")
+		}
+		if err != nil {
+			return err
+		}
+		n, ok := dest[0].(int64)
+		if !ok {
+			return fmt.Errorf("store: PRAGMA data_version returned %T", dest[0])
+		}
+		v = n
+		return nil
+	})
+	if err != nil {
 		g.closeConn()
 		return 0, err
 	}
@@ -139,7 +182,7 @@ func (g *generations) check(ctx context.Context) (uint64, error) {
 
 // closeConn drops the dedicated connection and its statement; the next check opens another.
 func (g *generations) closeConn() {
-	g.version.Close()
+	g.conn.Raw(func(any) error { return g.version.Close() })
 	g.conn.Close()
 	g.conn, g.version = nil, nil
 }

@@ -23,6 +23,10 @@ func (s Sites) Write(ctx context.Context, now time.Time, fn func(site.Tx) error)
 
 type siteTx struct{ q *Q }
 
+// SiteTx is the same transaction as a site.Tx, for reading in a space write what its answer
+// needs of sites (see space.Update.Then).
+func (t spaceTx) SiteTx() site.Tx { return siteTx{t.q} }
+
 // siteErr maps storage misses and unique violations to the site package's errors.
 func siteErr(err error) error {
 	switch {

@@ -112,10 +112,15 @@ func (t sqliteTerms) TitleMatches(ctx context.Context, m search.Match) ([]int64,
 	return sectionIDs(ctx, t.q, `SELECT rowid FROM search_title_fts WHERE search_title_fts MATCH ?`, ftsExpressionIn(m, false, ""))
 }
 
+// Texts and AllTexts read FTS5's own copy of the rows, its content table (search_fts_content,
+// columns c0 to c2 in the order search_fts declares them), by rowid: through the virtual
+// table, each id of an IN list was a query of its own (xFilter, then a lookup of the same
+// row by FTS5's statement), which cost twice the read itself.
+
 func (t sqliteTerms) Texts(ctx context.Context, ids []int64, each func(search.Text) error) error {
 	for start := 0; start < len(ids); start += 500 {
 		list, args := inList(idStrings(ids[start:min(start+500, len(ids))]))
-		if err := t.texts(ctx, each, `SELECT rowid, scope, title, body FROM search_fts WHERE rowid IN (`+list+`)`, args...); err != nil {
+		if err := t.texts(ctx, each, `SELECT id, c0, c1, c2 FROM search_fts_content WHERE id IN (`+list+`)`, args...); err != nil {
 			return err
 		}
 	}
@@ -123,7 +128,7 @@ func (t sqliteTerms) Texts(ctx context.Context, ids []int64, each func(search.Te
 }
 
 func (t sqliteTerms) AllTexts(ctx context.Context, each func(search.Text) error) error {
-	return t.texts(ctx, each, `SELECT rowid, scope, title, body FROM search_fts`)
+	return t.texts(ctx, each, `SELECT id, c0, c1, c2 FROM search_fts_content`)
 }
 
 // texts calls each with the rows of query, as (rowid, scope, title, body).

@@ -259,6 +259,12 @@ func (a *App) Listen() error {
 	a.listener = ln
 	a.BaseURL = a.Config.BaseURLFor(ln.Addr().String())
 	a.Deliveries.BaseURL = a.BaseURL
+	// Published pages are kept until the outbox says their site changed; every instance
+	// reads the outbox for its own cache (sitehttp/cache.go).
+	published := &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
+		Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
+		Search: sitehttp.FullText{Index: a.Search, Content: a.Content}, Views: a.SiteViews, OpenAPI: a.OpenAPI,
+		Generation: a.DB.Generation, Events: store.Outbox{DB: a.DB}, Integrations: siteIntegrations{a.Integrations, a.Deliveries}, Clock: a.Clock}
 	deps := httpapi.Deps{
 		Log: a.Log, BaseURL: a.BaseURL, MaxBodyBytes: a.Config.MaxBodyBytes, BodyMemoryBytes: a.Config.BodyMemoryBytes, Cursors: a.Cursors,
 		Accounts: a.Accounts, Orgs: a.Orgs, Spaces: a.Spaces, Content: a.Content, Blobs: a.Blobs,
@@ -266,15 +272,12 @@ func (a *App) Listen() error {
 		Integrations: a.Integrations, IntegrationScripts: a.Deliveries, OpenAPI: a.OpenAPI,
 		PDF: a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
 		Translations: a.Translations, Conversations: a.Conversations,
-		PublishedSites: &sitehttp.Handler{Sites: sitepub.NewService(sitepub.Sites{S: a.Sites}, a.Clock),
-			Content: a.Content, Blobs: a.Blobs, Log: a.Log, SecureCookies: strings.HasPrefix(a.BaseURL, "https://"),
-			Search: sitehttp.FullText{Index: a.Search, Content: a.Content}, Views: a.SiteViews, OpenAPI: a.OpenAPI,
-			Generation: a.DB.Generation, Integrations: siteIntegrations{a.Integrations, a.Deliveries}, Clock: a.Clock},
+		PublishedSites: published,
 	}
 	deps.Computed = &computed.Registry{}
 	a.OpenAPI.RegisterComputed(deps.Computed, wire.URLs{Base: a.BaseURL}.App)
 	a.registerTranslationSource(deps.Computed, wire.URLs{Base: a.BaseURL})
-	deps.Collectors = a.metricCollectors()
+	deps.Collectors = append(a.metricCollectors(), published.Metrics()...)
 	deps.Generation = a.DB.Generation
 	if c := a.Config; c.RateLimitToken > 0 || c.RateLimitAddress > 0 || c.RateLimitExpensive > 0 {
 		deps.RateLimiter = a.RateLimiter

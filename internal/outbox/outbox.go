@@ -31,6 +31,18 @@ const (
 
 	SitePublished   = "site.published"
 	SiteUnpublished = "site.unpublished"
+	// SiteUpdated: something a published site shows changed other than its publication:
+	// its settings, customization, visitor authentication or adaptive schema, its structure
+	// (sections, groups, site spaces), its share links or the integrations installed on it.
+	// Subject is the site's id; one per site and transaction.
+	SiteUpdated = "site.updated"
+	// InstallationChanged: an integration installation of the organization was created,
+	// changed or removed (the scripts it injects into the organization's sites may change).
+	// Subject is the installation's id.
+	InstallationChanged = "integration.installation_changed"
+	// OpenAPISpecChanged: an OpenAPI spec of the organization was deleted or its visibility
+	// changed (a new version is openapi.EventVersionCreated). Subject is the spec's id.
+	OpenAPISpecChanged = "openapi_spec.changed"
 
 	MemberAdded       = "member.added"
 	MemberUpdated     = "member.updated"

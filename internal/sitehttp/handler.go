@@ -48,12 +48,14 @@ type Handler struct {
 	// Integrations gives the scripts the site's integrations inject into its pages and the
 	// integration that authenticates a visitor-auth site's readers; nil: none.
 	Integrations SiteIntegrations
-	// Generation is the database's generation (store.DB.Generation): sites and rendered pages
-	// are kept while it stays the same (see cache.go). Nil renders every page afresh.
+	// Generation is the database's generation (store.DB.Generation) and Events the outbox
+	// (store.Outbox): sites and rendered pages are kept until an event says they changed,
+	// read when the generation moved (see cache.go). Either nil renders every page afresh.
 	Generation func(ctx context.Context, since time.Time, batch bool) (uint64, error)
 	// Clock tells when a page holding integration blocks stops being fresh (their answers'
 	// expiry is on the same clock); nil is the real clock.
-	Clock clock.Clock
+	Clock  clock.Clock
+	Events EventTail
 
 	caches cacheSet
 }
@@ -85,7 +87,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, errNoSite(r))
 		return
 	}
-	gen := h.generation(r, time.Now())
+	gen := h.view(r, time.Now())
 	defer gen.done()
 	orgID, basename := r.PathValue("organizationId"), r.PathValue("basename")
 	st, err := h.site(r.Context(), gen, "name\x00"+orgID+"\x00"+basename, func(ctx context.Context) (sitepub.Site, error) {
@@ -120,7 +122,7 @@ func (h *Handler) Hosts(next http.Handler, ownHost string) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		gen := h.generation(r, time.Now())
+		gen := h.view(r, time.Now())
 		defer gen.done()
 		site, err := h.site(r.Context(), gen, "host\x00"+host, func(ctx context.Context) (sitepub.Site, error) {
 			return h.Sites.SiteByHostname(ctx, host)
@@ -168,7 +170,7 @@ func hostOnly(hostport string) string {
 
 // serveSite answers one request for a site served at base (a URL path ending in "/"); rest
 // is the path below base.
-func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen generation, site sitepub.Site, base, rest string) {
+func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen view, site sitepub.Site, base, rest string) {
 	if site.Visibility == sitepub.VisitorAuth && site.Auth.Backend == "integration" {
 		// The integration signs its readers' tokens with its site installation's signing
 		// secret; without one installed no token admits anyone.
@@ -197,11 +199,11 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen generati
 		adm.Claims.Signed = h.Sites.SignedClaims(site, rd.Token)
 	}
 	// A page is what the site shows this reader's segment at this address: served again from
-	// the cache while the database has not changed.
+	// the cache until an event says the site, its organization or one of its spaces changed.
 	key, cacheable := "", gen.ok && rest != searchPath && !strings.HasPrefix(rest, filesPath) && !strings.HasPrefix(rest, scriptsPath)
 	if cacheable {
 		if key, cacheable = pageKey(site, base, rest, adm); cacheable {
-			if p, ok := h.caches.pages().Get(key, gen.n); ok && p.fresh(h.now()) {
+			if p, ok := h.cachedPage(key, h.now()); ok {
 				p.write(w, r)
 				h.viewed(r, site, p.siteSpaceID, p.pageID)
 				return
@@ -224,7 +226,7 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen generati
 	default:
 		err = v.page(w, r, rest)
 		if err == nil && cacheable && v.rendered != nil && !v.rendered.noStore {
-			h.caches.pages().Put(key, gen.n, v.rendered, len(v.rendered.body)+len(v.rendered.styleHash)+len(v.rendered.etag))
+			h.keepPage(key, gen.at, site, st, v.rendered)
 		}
 	}
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"docsd/internal/integration"
+	"docsd/internal/outbox"
 	"docsd/internal/paging"
 )
 
@@ -75,6 +76,10 @@ func (t integrationTx) Integrations(ctx context.Context) ([]integration.Integrat
 }
 
 func (t integrationTx) SaveIntegration(ctx context.Context, it integration.Integration, images []integration.Image) error {
+	// Every organization's sites may show the integration's scripts.
+	if err := installationsChanged(t.q, "", it.Name); err != nil {
+		return err
+	}
 	manifest, err := json.Marshal(it.Manifest)
 	if err != nil {
 		return err
@@ -137,12 +142,20 @@ func contains(list []string, s string) bool {
 }
 
 func (t integrationTx) SetDevelopment(ctx context.Context, name string, d integration.Development) error {
+	// Every organization's sites may show the integration's scripts.
+	if err := installationsChanged(t.q, "", name); err != nil {
+		return err
+	}
 	_, err := t.q.Exec(ctx, `UPDATE integrations SET dev_tunnel = ?, dev_all = ?, dev_expires_at = ?, dev_failures = ?
 		WHERE name = ?`, d.TunnelURL, d.All, Micros(d.ExpiresAt), d.Failures, name)
 	return err
 }
 
 func (t integrationTx) DeleteIntegration(ctx context.Context, name string) (bool, error) {
+	// Every organization's sites may show the integration's scripts.
+	if err := installationsChanged(t.q, "", name); err != nil {
+		return false, err
+	}
 	res, err := t.q.Exec(ctx, `DELETE FROM integrations WHERE name = ?`, name)
 	if err != nil {
 		return false, err
@@ -215,7 +228,22 @@ func jsonText(v any) string {
 	return string(b)
 }
 
+// installationsChanged writes an InstallationChanged event, once per transaction and
+// installation: the published site caches drop the pages of the organization's sites (of
+// every organization when orgID is "", for a change of the integration itself).
+func installationsChanged(q *Q, orgID, subject string) error {
+	for _, e := range q.events {
+		if e.Kind == outbox.InstallationChanged && e.OrgID == orgID && e.Subject == subject {
+			return nil
+		}
+	}
+	return q.Emit(outbox.InstallationChanged, orgID, "", subject, nil)
+}
+
 func (t integrationTx) InsertInstallation(ctx context.Context, in integration.Installation) error {
+	if err := installationsChanged(t.q, in.OrgID, in.ID); err != nil {
+		return err
+	}
 	_, err := t.q.Exec(ctx, `INSERT INTO integration_installations (`+installationColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, in.ID, in.Integration, in.OrgID, in.Status, in.SpaceSelection,
 		in.SiteSelection, string(in.Configuration), jsonText(in.ExternalIDs), in.SealedSigning, Micros(in.CreatedAt),
@@ -224,6 +252,9 @@ func (t integrationTx) InsertInstallation(ctx context.Context, in integration.In
 }
 
 func (t integrationTx) UpdateInstallation(ctx context.Context, in integration.Installation) error {
+	if err := installationsChanged(t.q, in.OrgID, in.ID); err != nil {
+		return err
+	}
 	_, err := t.q.Exec(ctx, `UPDATE integration_installations SET status = ?, space_selection = ?, site_selection = ?,
 		configuration = ?, external_ids = ?, updated_at = ? WHERE id = ?`, in.Status, in.SpaceSelection, in.SiteSelection,
 		string(in.Configuration), jsonText(in.ExternalIDs), Micros(in.UpdatedAt), in.ID)
@@ -231,6 +262,16 @@ func (t integrationTx) UpdateInstallation(ctx context.Context, in integration.In
 }
 
 func (t integrationTx) DeleteInstallation(ctx context.Context, id string) error {
+	var orgID string
+	if err := t.q.QueryRow(ctx, `SELECT org_id FROM integration_installations WHERE id = ?`, id).Scan(&orgID); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return nil
+		}
+		return err
+	}
+	if err := installationsChanged(t.q, orgID, id); err != nil {
+		return err
+	}
 	_, err := t.q.Exec(ctx, `DELETE FROM integration_installations WHERE id = ?`, id)
 	return err
 }
@@ -289,6 +330,11 @@ func (t integrationTx) ContentInstallationsOf(ctx context.Context, name string, 
 }
 
 func (t integrationTx) SaveContentInstallation(ctx context.Context, ci integration.ContentInstallation) error {
+	if ci.Kind == integration.SiteKind {
+		if err := siteChanged(t.q, "", ci.TargetID); err != nil {
+			return err
+		}
+	}
 	_, err := t.q.Exec(ctx, `INSERT INTO integration_content_installations (installation_id, kind, target_id, status,
 		configuration, external_ids, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (installation_id, kind, target_id) DO UPDATE SET status = excluded.status,
@@ -299,6 +345,11 @@ func (t integrationTx) SaveContentInstallation(ctx context.Context, ci integrati
 }
 
 func (t integrationTx) DeleteContentInstallation(ctx context.Context, installationID string, kind integration.Kind, targetID string) (bool, error) {
+	if kind == integration.SiteKind {
+		if err := siteChanged(t.q, "", targetID); err != nil {
+			return false, err
+		}
+	}
 	res, err := t.q.Exec(ctx, `DELETE FROM integration_content_installations WHERE installation_id = ? AND kind = ? AND target_id = ?`,
 		installationID, string(kind), targetID)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"docsd/internal/apperr"
 	"docsd/internal/openapi"
+	"docsd/internal/outbox"
 	"docsd/internal/paging"
 )
 
@@ -95,8 +96,10 @@ func (s OpenAPISpecs) SetVisibility(ctx context.Context, now time.Time, orgID, s
 		if n, _ := res.RowsAffected(); n == 0 {
 			return specNotFound(slug)
 		}
-		sp, err = s.spec(ctx, q, orgID, slug)
-		return err
+		if sp, err = s.spec(ctx, q, orgID, slug); err != nil {
+			return err
+		}
+		return q.Emit(outbox.OpenAPISpecChanged, orgID, "", sp.ID, nil)
 	})
 	return sp, err
 }
@@ -115,8 +118,10 @@ func (s OpenAPISpecs) DeleteSpec(ctx context.Context, now time.Time, orgID, slug
 		if _, err := q.Exec(ctx, `DELETE FROM openapi_spec_versions WHERE spec_id = ?`, id); err != nil {
 			return err
 		}
-		_, err = q.Exec(ctx, `DELETE FROM openapi_specs WHERE id = ?`, id)
-		return err
+		if _, err = q.Exec(ctx, `DELETE FROM openapi_specs WHERE id = ?`, id); err != nil {
+			return err
+		}
+		return q.Emit(outbox.OpenAPISpecChanged, orgID, "", id, nil)
 	})
 }
 

@@ -447,3 +447,18 @@ func (o Outbox) SpacesBehind(ctx context.Context, consumer string) (map[string]b
 	}
 	return behind, rows.Err()
 }
+
+// LastEventSeq is the number of the last event written (0 before the first): the events up
+// to it are all visible once it is (they are numbered in commit order).
+func (o Outbox) LastEventSeq(ctx context.Context) (int64, error) {
+	var seq int64
+	err := o.DB.Read().QueryRow(ctx, `SELECT seq FROM outbox_state WHERE id = 1`).Scan(&seq)
+	return seq, err
+}
+
+// EventsAfter returns up to limit events after seq, oldest first, without a cursor or a
+// claim: for readers that keep their place in memory, each instance its own (see
+// sitehttp's cache).
+func (o Outbox) EventsAfter(ctx context.Context, seq int64, limit int) ([]outbox.Event, error) {
+	return readEvents(ctx, o.DB.Read().Query, seq, limit)
+}

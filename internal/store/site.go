@@ -103,14 +103,46 @@ func (t siteTx) UpdateSite(ctx context.Context, st site.Site) error {
 		st.Published, st.AdaptiveContent, st.AgentsContext, rawOrNil(st.Customization), rawOrNil(st.AdaptiveSchema),
 		NullMicros(st.AdaptiveSchemaAt), st.VisitorAuth.Key, st.VisitorAuth.Backend,
 		nullIfEmpty(st.VisitorAuth.FallbackURL), Micros(st.UpdatedAt), st.ID)
-	if err != nil || was == st.Published {
+	if err != nil {
 		return siteErr(err)
+	}
+	if was == st.Published {
+		return t.siteChanged(ctx, st.OrganizationID, st.ID)
 	}
 	kind := outbox.SitePublished
 	if !st.Published {
 		kind = outbox.SiteUnpublished
 	}
 	return t.q.Emit(kind, st.OrganizationID, "", st.ID, nil)
+}
+
+// siteChanged writes a SiteUpdated event for a site, once per transaction: the published
+// site caches of every instance drop the site's pages on it (see sitehttp/cache.go).
+func (t siteTx) siteChanged(ctx context.Context, orgID, siteID string) error {
+	return siteChanged(t.q, orgID, siteID)
+}
+
+func siteChanged(q *Q, orgID, siteID string) error {
+	for _, e := range q.events {
+		if e.Kind == outbox.SiteUpdated && e.Subject == siteID {
+			return nil
+		}
+	}
+	return q.Emit(outbox.SiteUpdated, orgID, "", siteID, nil)
+}
+
+// siteChangedVia is siteChanged for the site of the row of table (site_sections,
+// site_section_groups, site_spaces) with id; nothing when there is no such row.
+func (t siteTx) siteChangedVia(ctx context.Context, table, id string) error {
+	var siteID string
+	err := t.q.QueryRow(ctx, `SELECT site_id FROM `+table+` WHERE id = ?`, id).Scan(&siteID)
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return t.siteChanged(ctx, "", siteID)
 }
 
 func (t siteTx) DeleteSite(ctx context.Context, id string) error {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 
 	"docsd/internal/paging"
 	"docsd/internal/site"
@@ -20,17 +21,30 @@ func scanShareLink(scan func(...any) error) (site.ShareLink, error) {
 func (t siteTx) InsertShareLink(ctx context.Context, l site.ShareLink) error {
 	_, err := t.q.Exec(ctx, `INSERT INTO site_share_links (id, site_id, name, share_key, active, created_at)
 		VALUES (?, ?, ?, ?, ?, ?)`, l.ID, l.SiteID, l.Name, l.Key, l.Active, Micros(l.CreatedAt))
-	return siteErr(err)
+	if err != nil {
+		return siteErr(err)
+	}
+	return t.siteChanged(ctx, "", l.SiteID)
 }
 
 func (t siteTx) UpdateShareLink(ctx context.Context, l site.ShareLink) error {
-	_, err := t.q.Exec(ctx, `UPDATE site_share_links SET name = ?, active = ? WHERE id = ?`, l.Name, l.Active, l.ID)
-	return siteErr(err)
+	var siteID string
+	err := t.q.QueryRow(ctx, `UPDATE site_share_links SET name = ?, active = ? WHERE id = ? RETURNING site_id`,
+		l.Name, l.Active, l.ID).Scan(&siteID)
+	if errors.Is(err, ErrNotFound) {
+		return nil // as the UPDATE alone was
+	}
+	if err != nil {
+		return siteErr(err)
+	}
+	return t.siteChanged(ctx, "", siteID)
 }
 
 func (t siteTx) DeleteShareLink(ctx context.Context, siteID, id string) error {
-	_, err := t.q.Exec(ctx, `DELETE FROM site_share_links WHERE site_id = ? AND id = ?`, siteID, id)
-	return err
+	if _, err := t.q.Exec(ctx, `DELETE FROM site_share_links WHERE site_id = ? AND id = ?`, siteID, id); err != nil {
+		return err
+	}
+	return t.siteChanged(ctx, "", siteID)
 }
 
 func (t siteTx) ShareLink(ctx context.Context, siteID, id string) (site.ShareLink, error) {

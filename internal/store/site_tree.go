@@ -94,7 +94,10 @@ func (t siteTx) InsertSection(ctx context.Context, s site.Section) error {
 		condition, icon, is_default, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		s.ID, s.SiteID, nullIfEmpty(s.GroupID), s.Position, s.Title, nullIfEmpty(s.Description), s.Path,
 		NullStr(s.Condition), nullIfEmpty(s.Icon), s.Default, Micros(s.CreatedAt))
-	return siteErr(err)
+	if err != nil {
+		return siteErr(err)
+	}
+	return t.siteChanged(ctx, "", s.SiteID)
 }
 
 func (t siteTx) UpdateSection(ctx context.Context, s site.Section) error {
@@ -102,10 +105,16 @@ func (t siteTx) UpdateSection(ctx context.Context, s site.Section) error {
 		path = ?, condition = ?, icon = ?, is_default = ? WHERE id = ?`,
 		nullIfEmpty(s.GroupID), s.Position, s.Title, nullIfEmpty(s.Description), s.Path, NullStr(s.Condition),
 		nullIfEmpty(s.Icon), s.Default, s.ID)
-	return siteErr(err)
+	if err != nil {
+		return siteErr(err)
+	}
+	return t.siteChangedVia(ctx, "site_sections", s.ID)
 }
 
 func (t siteTx) DeleteSection(ctx context.Context, id string) error {
+	if err := t.siteChangedVia(ctx, "site_sections", id); err != nil {
+		return err
+	}
 	_, err := t.q.Exec(ctx, `DELETE FROM site_sections WHERE id = ?`, id)
 	return err
 }
@@ -114,16 +123,25 @@ func (t siteTx) InsertGroup(ctx context.Context, g site.SectionGroup) error {
 	_, err := t.q.Exec(ctx, `INSERT INTO site_section_groups (id, site_id, parent_id, position, title, icon, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.SiteID, nullIfEmpty(g.ParentID), g.Position, g.Title, nullIfEmpty(g.Icon), Micros(g.CreatedAt))
-	return siteErr(err)
+	if err != nil {
+		return siteErr(err)
+	}
+	return t.siteChanged(ctx, "", g.SiteID)
 }
 
 func (t siteTx) UpdateGroup(ctx context.Context, g site.SectionGroup) error {
 	_, err := t.q.Exec(ctx, `UPDATE site_section_groups SET parent_id = ?, position = ?, title = ?, icon = ? WHERE id = ?`,
 		nullIfEmpty(g.ParentID), g.Position, g.Title, nullIfEmpty(g.Icon), g.ID)
-	return siteErr(err)
+	if err != nil {
+		return siteErr(err)
+	}
+	return t.siteChangedVia(ctx, "site_section_groups", g.ID)
 }
 
 func (t siteTx) DeleteGroup(ctx context.Context, id string) error {
+	if err := t.siteChangedVia(ctx, "site_section_groups", id); err != nil {
+		return err
+	}
 	_, err := t.q.Exec(ctx, `DELETE FROM site_section_groups WHERE id = ?`, id)
 	return err
 }
@@ -133,7 +151,10 @@ func (t siteTx) InsertSiteSpace(ctx context.Context, s site.SiteSpace) error {
 		is_default, customization, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		s.ID, s.SiteID, nullIfEmpty(s.SectionID), s.SpaceID, s.Position, s.Path, NullStr(s.Condition), s.Default,
 		rawOrNil(s.Customization), Micros(s.CreatedAt))
-	return siteErr(err)
+	if err != nil {
+		return siteErr(err)
+	}
+	return t.siteChanged(ctx, "", s.SiteID)
 }
 
 func (t siteTx) UpdateSiteSpace(ctx context.Context, s site.SiteSpace) error {
@@ -141,10 +162,16 @@ func (t siteTx) UpdateSiteSpace(ctx context.Context, s site.SiteSpace) error {
 		condition = ?, is_default = ?, customization = ? WHERE id = ?`,
 		nullIfEmpty(s.SectionID), s.SpaceID, s.Position, s.Path, NullStr(s.Condition), s.Default,
 		rawOrNil(s.Customization), s.ID)
-	return siteErr(err)
+	if err != nil {
+		return siteErr(err)
+	}
+	return t.siteChangedVia(ctx, "site_spaces", s.ID)
 }
 
 func (t siteTx) DeleteSiteSpace(ctx context.Context, id string) error {
+	if err := t.siteChangedVia(ctx, "site_spaces", id); err != nil {
+		return err
+	}
 	_, err := t.q.Exec(ctx, `DELETE FROM site_spaces WHERE id = ?`, id)
 	return err
 }

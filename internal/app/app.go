@@ -270,7 +270,7 @@ func (a *App) Listen() error {
 			Generation: a.DB.Generation, Integrations: siteIntegrations{a.Integrations, a.Deliveries}},
 	}
 	deps.Computed = &computed.Registry{}
-	a.OpenAPI.RegisterComputed(deps.Computed, wire.URLs{Base: a.BaseURL}.App)
+	a.OpenAPI.RegisterComputed(deps.Computed, wire.URLs{Base: a.BaseURL}.App, wire.URLs{Base: a.BaseURL}.OpenAPIPublished)
 	deps.Collectors = a.metricCollectors()
 	deps.Generation = a.DB.Generation
 	if c := a.Config; c.RateLimitToken > 0 || c.RateLimitAddress > 0 || c.RateLimitExpensive > 0 {

@@ -182,6 +182,10 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen generati
 	}
 	// A page is what the site shows this reader's segment at this address: served again from
 	// the cache while the database has not changed.
+	if strings.HasPrefix(rest, assetsPath) {
+		h.serveAsset(w, r, strings.TrimPrefix(rest, assetsPath))
+		return
+	}
 	key, cacheable := "", gen.ok && rest != searchPath && !strings.HasPrefix(rest, filesPath) && !strings.HasPrefix(rest, scriptsPath)
 	if cacheable {
 		if key, cacheable = pageKey(site, base, rest, adm); cacheable {
@@ -221,6 +225,7 @@ const (
 	searchPath  = "~search"
 	filesPath   = "~files/"
 	scriptsPath = "~integrations/"
+	assetsPath  = "~assets/"
 )
 
 // refuse answers a reader the site does not admit: 404 for share-link sites (nothing about

@@ -27,7 +27,10 @@ type renderedPage struct {
 	body             []byte
 	styleHash, etag  string
 	private, noIndex bool
-	scripts          bool // it loads integrations' scripts from the site's origin
+	scripts          bool // it loads scripts from the site's origin (integrations', try it)
+	// connect is the page's connect-src sources ("" for none): the servers of the public
+	// OpenAPI specs whose operations its "try it" panels send.
+	connect string
 	// The page it shows, for the site_view of a reader served from the cache.
 	siteSpaceID, pageID string
 }
@@ -50,8 +53,12 @@ func (p *renderedPage) write(w http.ResponseWriter, r *http.Request) {
 	}
 	scripts := ""
 	if p.scripts {
-		// Only the integrations' scripts, served by the site itself (see visit.siteScript).
+		// Only scripts served by the site itself: the integrations' (see visit.siteScript)
+		// and docsd's own "try it" script (see assets.go); never inline ones, never eval.
 		scripts = "script-src 'self'; "
+	}
+	if p.connect != "" {
+		scripts += "connect-src " + p.connect + "; "
 	}
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src '"+p.styleHash+"'; img-src 'self' https: data:; "+
 		scripts+"form-action 'self'; base-uri 'none'; frame-ancestors 'none'")

@@ -14,6 +14,7 @@ import (
 	"docsd/internal/contenttree"
 	"docsd/internal/integration"
 	"docsd/internal/markdoc"
+	"docsd/internal/openapi"
 	"docsd/internal/sitehtml"
 	"docsd/internal/sitepub"
 	"docsd/internal/spacelinks"
@@ -28,6 +29,8 @@ type visit struct {
 	st   sitepub.Structure
 	// rendered is the page the visit answered, for the cache.
 	rendered *renderedPage
+	// connect are the origins the page's scripts may send requests to (connect-src).
+	connect []string
 }
 
 // page renders the page at rest.
@@ -66,8 +69,16 @@ func (v *visit) page(w http.ResponseWriter, r *http.Request, rest string) error 
 	prefix := v.base + sitepub.Prefix(loc.Section, loc.SiteSpace)
 	var links *spacelinks.Resolver // indexing the tree costs a walk: only pages with links pay it
 	var hooks markdoc.HTMLHooks
+	var tryOrigins []string // where the page's "try it" panels send requests
 	if v.h.OpenAPI != nil {
-		hooks.OpenAPI = v.h.OpenAPI.References(r.Context(), v.site.OrganizationID)
+		refs := v.h.OpenAPI.References(r.Context(), v.site.OrganizationID)
+		hooks.OpenAPI = func(tag string, attrs map[string]string) (string, bool) {
+			out, ok := refs(tag, attrs)
+			if ok {
+				tryOrigins = append(tryOrigins, openapi.TryItOrigins(out)...)
+			}
+			return out, ok
+		}
 	}
 	body := sitehtml.RewriteLinks(markdoc.ToHTMLWith(md, hooks), func(dest string, image bool) (string, bool) {
 		if links == nil {
@@ -103,6 +114,11 @@ func (v *visit) page(w http.ResponseWriter, r *http.Request, rest string) error 
 	// A hidden page stays readable at its address, but out of search engines as it is out of
 	// the navigation.
 	p.NoIndex = p.NoIndex || page.NoIndex || page.NoRobotsIndex || page.Hidden
+	if len(tryOrigins) > 0 {
+		name, _ := openapi.TryItScript()
+		p.Scripts = append(p.Scripts, v.base+assetsPath+name)
+	}
+	v.connect = tryOrigins
 	if err := v.write(w, r, p); err != nil {
 		return err
 	}
@@ -353,6 +369,7 @@ func (v *visit) write(w http.ResponseWriter, r *http.Request, p sitehtml.Page) e
 	private := v.site.Visibility == sitepub.ShareLink || v.site.Visibility == sitepub.VisitorAuth
 	v.rendered = newRenderedPage(out.HTML, out.StyleHash, private, p.NoIndex)
 	v.rendered.scripts = len(p.Scripts) > 0
+	v.rendered.connect = connectSources(v.connect)
 	v.rendered.write(w, r)
 	return nil
 }

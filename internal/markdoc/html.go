@@ -2,7 +2,10 @@ package markdoc
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/microcosm-cc/bluemonday"
@@ -27,10 +30,18 @@ type HTMLHooks struct {
 	OpenAPI func(tag string, attrs map[string]string) (html string, ok bool)
 }
 
-// ToHTMLWith is ToHTML with hooks.
+// ToHTMLWith is ToHTML with hooks. What a hook renders is sanitized on its own, with the
+// page's policy and the few form elements an API reference's "try it" panel needs (see
+// hookSanitizer), and put in its place after the page is sanitized: the page's own raw HTML
+// never gets those.
 func ToHTMLWith(md string, hooks HTMLHooks) string {
 	p := parse(md)
+	var hooked []string
+	marker := ""
 	if hooks.OpenAPI != nil {
+		var nonce [9]byte
+		_, _ = rand.Read(nonce[:])
+		marker = "docsd-hook-" + hex.EncodeToString(nonce[:]) + "-"
 		_ = ast.Walk(p.root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 			t, ok := n.(*tagBlock)
 			if !entering || !ok {
@@ -39,7 +50,8 @@ func ToHTMLWith(md string, hooks HTMLHooks) string {
 			switch t.Name {
 			case "openapi-operation", "openapi-schemas", "openapi-webhook", "openapi", "swagger":
 				if html, ok := hooks.OpenAPI(t.Name, t.Attrs); ok {
-					t.rendered = html
+					t.rendered = `<div class="` + marker + strconv.Itoa(len(hooked)) + `"></div>`
+					hooked = append(hooked, html)
 					return ast.WalkSkipChildren, nil
 				}
 			}
@@ -49,8 +61,31 @@ func ToHTMLWith(md string, hooks HTMLHooks) string {
 	var buf bytes.Buffer
 	// Rendering into memory cannot fail.
 	_ = markdown.Renderer().Render(&buf, p.src, p.root)
-	return sanitizer.Sanitize(buf.String())
+	out := sanitizer.Sanitize(buf.String())
+	for i, html := range hooked {
+		out = strings.Replace(out, `<div class="`+marker+strconv.Itoa(i)+`"></div>`, hookSanitizer.Sanitize(html), 1)
+	}
+	return out
 }
+
+// hookSanitizer is the page's policy and the elements of an API reference's "try it" panel:
+// text inputs and a text area holding example values, a button, and the data attributes
+// its script reads (see openapi.tryItHTML).
+var hookSanitizer = func() *bluemonday.Policy {
+	p := newSanitizer()
+	data := regexp.MustCompile(`^[^\x00-\x1f"<>]{0,1000}$`)
+	p.AllowAttrs("data-origin", "data-server", "data-method", "data-path").Matching(data).OnElements("div")
+	p.AllowAttrs("hidden").Matching(regexp.MustCompile(`^$`)).OnElements("div")
+	p.AllowAttrs("class").Matching(regexp.MustCompile(`^[A-Za-z0-9 _-]+$`)).OnElements("label", "button")
+	p.AllowAttrs("type").Matching(regexp.MustCompile(`^text$`)).OnElements("input")
+	p.AllowAttrs("data-in").Matching(regexp.MustCompile(`^(path|query|header)$`)).OnElements("input")
+	p.AllowAttrs("data-name", "value").Matching(data).OnElements("input")
+	p.AllowAttrs("rows").Matching(bluemonday.Integer).OnElements("textarea")
+	p.AllowAttrs("data-body").Matching(data).OnElements("textarea")
+	p.AllowAttrs("type").Matching(regexp.MustCompile(`^button$`)).OnElements("button")
+	p.AllowElements("label", "textarea", "button")
+	return p
+}()
 
 var sanitizer = newSanitizer()
 

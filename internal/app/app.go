@@ -275,7 +275,7 @@ func (a *App) Listen() error {
 		PublishedSites: published,
 	}
 	deps.Computed = &computed.Registry{}
-	a.OpenAPI.RegisterComputed(deps.Computed, wire.URLs{Base: a.BaseURL}.App)
+	a.OpenAPI.RegisterComputed(deps.Computed, wire.URLs{Base: a.BaseURL}.App, wire.URLs{Base: a.BaseURL}.OpenAPIPublished)
 	a.registerTranslationSource(deps.Computed, wire.URLs{Base: a.BaseURL})
 	deps.Collectors = append(a.metricCollectors(), published.Metrics()...)
 	deps.Generation = a.DB.Generation

@@ -35,14 +35,22 @@ type HTMLHooks struct {
 	Integration func(integration, block string, props map[string]any) (html string)
 }
 
-// ToHTMLWith is ToHTML with hooks.
+// ToHTMLWith is ToHTML with hooks. What the OpenAPI hook renders is sanitized on its own, with the
+// page's policy and the few form elements an API reference's "try it" panel needs (see
+// hookSanitizer), and put in its place after the page is sanitized: the page's own raw HTML
+// never gets those.
 func ToHTMLWith(md string, hooks HTMLHooks) string {
 	p := parse(md)
-	var blocks []string // integration blocks' HTML, in the order of their placeholders
+	var blocks []string // hooks' HTML, in the order of their placeholders
+	var trusted []bool  // whether a block's HTML is the hook's to make safe (integrations)
 	// The placeholders carry a nonce of this call: the page's own HTML cannot write one.
 	var nonceBytes [8]byte
 	_, _ = rand.Read(nonceBytes[:])
 	nonce := hex.EncodeToString(nonceBytes[:]) + "-"
+	placeholder := func(html string, trust bool) string {
+		blocks, trusted = append(blocks, html), append(trusted, trust)
+		return `<div class="integration-block" id="` + integrationPlaceholder + nonce + strconv.Itoa(len(blocks)-1) + `"></div>`
+	}
 	if hooks.OpenAPI != nil || hooks.Integration != nil {
 		_ = ast.Walk(p.root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 			t, ok := n.(*tagBlock)
@@ -50,8 +58,7 @@ func ToHTMLWith(md string, hooks HTMLHooks) string {
 				return ast.WalkContinue, nil
 			}
 			if name, blk, ok := IntegrationTag(t.Name); ok && hooks.Integration != nil {
-				blocks = append(blocks, hooks.Integration(name, blk, IntegrationProps(t.Attrs)))
-				t.rendered = `<div class="integration-block" id="` + integrationPlaceholder + nonce + strconv.Itoa(len(blocks)-1) + `"></div>`
+				t.rendered = placeholder(hooks.Integration(name, blk, IntegrationProps(t.Attrs)), true)
 				return ast.WalkSkipChildren, nil
 			}
 			if hooks.OpenAPI == nil {
@@ -60,7 +67,7 @@ func ToHTMLWith(md string, hooks HTMLHooks) string {
 			switch t.Name {
 			case "openapi-operation", "openapi-schemas", "openapi-webhook", "openapi", "swagger":
 				if html, ok := hooks.OpenAPI(t.Name, t.Attrs); ok {
-					t.rendered = html
+					t.rendered = placeholder(html, false)
 					return ast.WalkSkipChildren, nil
 				}
 			}
@@ -80,7 +87,10 @@ func ToHTMLWith(md string, hooks HTMLHooks) string {
 			if sub[1] != nonce || err != nil || i >= len(blocks) {
 				return m
 			}
-			return blocks[i]
+			if trusted[i] {
+				return blocks[i]
+			}
+			return hookSanitizer.Sanitize(blocks[i])
 		})
 	}
 	return out
@@ -90,6 +100,25 @@ func ToHTMLWith(md string, hooks HTMLHooks) string {
 const integrationPlaceholder = "docsd-integration-block-"
 
 var placeholderRe = regexp.MustCompile(`<div class="integration-block" id="` + integrationPlaceholder + `([0-9a-f]{16}-)([0-9]+)"></div>`)
+
+// hookSanitizer is the page's policy and the elements of an API reference's "try it" panel:
+// text inputs and a text area holding example values, a button, and the data attributes
+// its script reads (see openapi.tryItHTML).
+var hookSanitizer = func() *bluemonday.Policy {
+	p := newSanitizer()
+	data := regexp.MustCompile(`^[^\x00-\x1f"<>]{0,1000}$`)
+	p.AllowAttrs("data-origin", "data-server", "data-method", "data-path").Matching(data).OnElements("div")
+	p.AllowAttrs("hidden").Matching(regexp.MustCompile(`^$`)).OnElements("div")
+	p.AllowAttrs("class").Matching(regexp.MustCompile(`^[A-Za-z0-9 _-]+$`)).OnElements("label", "button")
+	p.AllowAttrs("type").Matching(regexp.MustCompile(`^text$`)).OnElements("input")
+	p.AllowAttrs("data-in").Matching(regexp.MustCompile(`^(path|query|header)$`)).OnElements("input")
+	p.AllowAttrs("data-name", "value").Matching(data).OnElements("input")
+	p.AllowAttrs("rows").Matching(bluemonday.Integer).OnElements("textarea")
+	p.AllowAttrs("data-body").Matching(data).OnElements("textarea")
+	p.AllowAttrs("type").Matching(regexp.MustCompile(`^button$`)).OnElements("button")
+	p.AllowElements("label", "textarea", "button")
+	return p
+}()
 
 var sanitizer = newSanitizer()
 

@@ -14,6 +14,17 @@ import (
 // (nested, required marks, enums), examples made from the schemas and a curl sample.
 // false when the version has no such operation.
 func OperationHTML(v Version, p, method string) (string, bool) {
+	return operationWith(v, p, method, false)
+}
+
+// OperationTryItHTML is OperationHTML with a "try it" panel when the spec names an absolute
+// http(s) server: a form for the parameters and body that the site's first-party script
+// (TryItScript) sends from the reader's browser. Only for public specs.
+func OperationTryItHTML(v Version, p, method string) (string, bool) {
+	return operationWith(v, p, method, true)
+}
+
+func operationWith(v Version, p, method string, tryIt bool) (string, bool) {
 	t, ok := newDocTree(v)
 	if !ok {
 		return "", false
@@ -22,7 +33,11 @@ func OperationHTML(v Version, p, method string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return t.operationHTML(op, item, at, p, method, true), true
+	out := t.operationHTML(op, item, at, p, method, true)
+	if tryIt {
+		out = strings.TrimSuffix(out, "</div>") + t.tryItHTML(item, op, at, p, method) + "</div>"
+	}
+	return out, true
 }
 
 // WebhookHTML renders a webhook of an OpenAPI 3.1 version (what the API sends, by name and
@@ -395,6 +410,7 @@ func esc(s string) string { return html.EscapeString(s) }
 // new version shows on the next page view. Versions are read once per call of the result.
 func (s *Service) References(ctx context.Context, orgID string) func(tag string, attrs map[string]string) (string, bool) {
 	versions := map[string]*Version{}
+	public := map[string]bool{} // by the key of versions: the spec is public
 	// latest reads the latest version of the spec of a slug, or of a source URL for the
 	// older {% openapi src="…" %} and {% swagger %} blocks.
 	latest := func(slug, src string) *Version {
@@ -418,25 +434,29 @@ func (s *Service) References(ctx context.Context, orgID string) func(tag string,
 			return nil
 		}
 		versions[key] = &v
+		public[key] = sp.Visibility == Public
 		return &v
 	}
 	return func(tag string, attrs map[string]string) (string, bool) {
 		var v *Version
+		key := ""
 		if tag == "openapi" || tag == "swagger" {
 			if strings.HasPrefix(attrs["src"], "http://") || strings.HasPrefix(attrs["src"], "https://") {
+				key = "\x00" + attrs["src"]
 				v = latest("", attrs["src"])
 			}
 		} else if attrs["spec"] != "" {
+			key = attrs["spec"] + "\x00"
 			v = latest(attrs["spec"], "")
 		}
 		if v == nil {
 			return "", false
 		}
 		switch tag {
-		case "openapi", "swagger":
-			return OperationHTML(*v, attrs["path"], attrs["method"])
-		case "openapi-operation":
-			return OperationHTML(*v, attrs["path"], attrs["method"])
+		case "openapi", "swagger", "openapi-operation":
+			// Readers may try the operations of a public spec; a private one's server is
+			// the organization's business, so its pages carry no panel and load no script.
+			return operationWith(*v, attrs["path"], attrs["method"], public[key])
 		case "openapi-schemas":
 			return SchemasHTML(*v, strings.Split(attrs["schemas"], ","))
 		case "openapi-webhook":

@@ -200,6 +200,10 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen view, si
 	}
 	// A page is what the site shows this reader's segment at this address: served again from
 	// the cache until an event says the site, its organization or one of its spaces changed.
+	if strings.HasPrefix(rest, assetsPath) {
+		h.serveAsset(w, r, strings.TrimPrefix(rest, assetsPath))
+		return
+	}
 	key, cacheable := "", gen.ok && rest != searchPath && !strings.HasPrefix(rest, filesPath) && !strings.HasPrefix(rest, scriptsPath)
 	if cacheable {
 		if key, cacheable = pageKey(site, base, rest, adm); cacheable {
@@ -239,6 +243,7 @@ const (
 	searchPath  = "~search"
 	filesPath   = "~files/"
 	scriptsPath = "~integrations/"
+	assetsPath  = "~assets/"
 )
 
 // refuse answers a reader the site does not admit: 404 for share-link sites (nothing about

@@ -29,7 +29,7 @@ type renderedPage struct {
 	body             []byte
 	styleHash, etag  string
 	private, noIndex bool
-	scripts          bool // it loads integrations' scripts from the site's origin
+	scripts          bool // it loads scripts from the site's origin (integrations', try it)
 	// policies are the Content-Security-Policy values of the site's integrations and of the
 	// page's integration blocks, merged into the page's own (mergePolicies); frames the
 	// origins of the blocks' webframes.
@@ -39,6 +39,9 @@ type renderedPage struct {
 	// so the page is not cached.
 	expires time.Time
 	noStore bool
+	// connect is the page's connect-src sources ("" for none): the servers of the public
+	// OpenAPI specs whose operations its "try it" panels send.
+	connect string
 	// The page it shows, for the site_view of a reader served from the cache.
 	siteSpaceID, pageID string
 }
@@ -83,12 +86,16 @@ func (p *renderedPage) fresh(now time.Time) bool {
 }
 
 // policy is the page's Content-Security-Policy: nothing runs or loads but the one style sheet
-// (by its hash), images, the integrations' scripts served by the site itself (see
-// visit.siteScript) and its blocks' frames, widened by what the site's integrations declare.
+// (by its hash), images, the scripts served by the site itself (the integrations', see
+// visit.siteScript, and docsd's own "try it" script, see assets.go; never inline ones, never
+// eval), the servers its "try it" panels call, its blocks' frames, widened by what the site's integrations declare.
 func (p *renderedPage) policy() string {
 	d := [][2]string{{"default-src", "'none'"}, {"style-src", "'" + p.styleHash + "'"}, {"img-src", "'self' https: data:"}}
 	if p.scripts {
 		d = append(d, [2]string{"script-src", "'self'"})
+	}
+	if p.connect != "" {
+		d = append(d, [2]string{"connect-src", p.connect})
 	}
 	if len(p.frames) > 0 {
 		d = append(d, [2]string{"frame-src", strings.Join(p.frames, " ")})

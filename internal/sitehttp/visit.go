@@ -18,6 +18,7 @@ import (
 	"docsd/internal/contenttree"
 	"docsd/internal/integration"
 	"docsd/internal/markdoc"
+	"docsd/internal/openapi"
 	"docsd/internal/sitehtml"
 	"docsd/internal/sitepub"
 	"docsd/internal/spacelinks"
@@ -32,6 +33,8 @@ type visit struct {
 	st   sitepub.Structure
 	// rendered is the page the visit answered, for the cache.
 	rendered *renderedPage
+	// connect are the origins the page's scripts may send requests to (connect-src).
+	connect []string
 	// blocks is what the page's integration blocks need of the page (see block).
 	blocks blocksSeen
 }
@@ -80,8 +83,16 @@ func (v *visit) page(w http.ResponseWriter, r *http.Request, rest string) error 
 	prefix := v.base + sitepub.Prefix(loc.Section, loc.SiteSpace)
 	var links *spacelinks.Resolver // indexing the tree costs a walk: only pages with links pay it
 	var hooks markdoc.HTMLHooks
+	var tryOrigins []string // where the page's "try it" panels send requests
 	if v.h.OpenAPI != nil {
-		hooks.OpenAPI = v.h.OpenAPI.References(r.Context(), v.site.OrganizationID)
+		refs := v.h.OpenAPI.References(r.Context(), v.site.OrganizationID)
+		hooks.OpenAPI = func(tag string, attrs map[string]string) (string, bool) {
+			out, ok := refs(tag, attrs)
+			if ok {
+				tryOrigins = append(tryOrigins, openapi.TryItOrigins(out)...)
+			}
+			return out, ok
+		}
 	}
 	hooks.Integration = func(name, block string, props map[string]any) string {
 		return v.block(r, integration.BlockRequest{SiteID: v.site.ID, SpaceID: loc.SiteSpace.SpaceID,
@@ -121,6 +132,11 @@ func (v *visit) page(w http.ResponseWriter, r *http.Request, rest string) error 
 	// A hidden page stays readable at its address, but out of search engines as it is out of
 	// the navigation.
 	p.NoIndex = p.NoIndex || page.NoIndex || page.NoRobotsIndex || page.Hidden
+	if len(tryOrigins) > 0 {
+		name, _ := openapi.TryItScript()
+		p.Scripts = append(p.Scripts, v.base+assetsPath+name)
+	}
+	v.connect = tryOrigins
 	if err := v.write(w, r, p); err != nil {
 		return err
 	}
@@ -428,6 +444,7 @@ func (v *visit) write(w http.ResponseWriter, r *http.Request, p sitehtml.Page) e
 	}
 	v.rendered.policies, v.rendered.frames = policies, v.blocks.frames
 	v.rendered.expires, v.rendered.noStore = v.blocks.expires, v.blocks.noStore
+	v.rendered.connect = connectSources(v.connect)
 	v.rendered.write(w, r)
 	return nil
 }

@@ -407,6 +407,7 @@ var routeNeeds = map[string]routeNeed{
 	"PUT /v1/integrations/{integrationName}/dev":                                                               needAdmin,
 	"GET /v1/integrations/{integrationName}/events":                                                            needAdmin,
 	"GET /v1/integrations/{integrationName}/events/{eventId}":                                                  needAdmin,
+	"GET /v1/integrations/{integrationName}/events/{eventId}/delivery":                                         needAdmin,
 	"POST /v1/integrations/{integrationName}/events/{eventId}/replay":                                          needAdmin,
 	"GET /v1/integrations/{integrationName}/images/{imageFile}":                                                needAnyone, // a published integration's images are public
 	"GET /v1/integrations/{integrationName}/public":                                                            needAnyone, // the script checks its callers itself

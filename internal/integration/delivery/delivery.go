@@ -62,8 +62,14 @@ type Deliverer struct {
 
 // Register adds the delivery job to q.
 func (d *Deliverer) Register(q *jobs.Queue) {
+	// The job's own timeout outlasts one attempt (the tunnel client's timeout, or the script's
+	// time limit), so an attempt that times out records its outcome before the job stops.
+	timeout := time.Minute
+	if d.Client != nil {
+		timeout = max(timeout, 2*d.Client.Options().Timeout)
+	}
 	q.Register(integration.DeliveryJob, d.Handle, jobs.MaxAttempts(MaxAttempts), jobs.Backoff(FirstBackoff, MaxBackoff),
-		jobs.Timeout(time.Minute), jobs.OnFail(d.onFail))
+		jobs.Timeout(timeout), jobs.OnFail(d.onFail))
 }
 
 // Handle makes one attempt to deliver the job's event.

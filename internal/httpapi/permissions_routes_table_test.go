@@ -413,6 +413,14 @@ var routeNeeds = map[string]routeNeed{
 	"GET /v1/integrations/{integrationName}/public":                                                            needAnyone, // the script checks its callers itself
 	"GET /v1/integrations/{integrationName}/public/{path}":                                                     needAnyone, // the script checks its callers itself
 	"GET /v1/integrations/{integrationName}/installations/{installationId}/public":                             needAnyone, // the script checks its callers itself
+	"GET /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}/public":            needAnyone, // the script checks its callers itself
+	"GET /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}/public/{path}":     needAnyone, // the script checks its callers itself
+	"GET /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}/public":              needAnyone, // the script checks its callers itself
+	"GET /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}/public/{path}":       needAnyone, // the script checks its callers itself
+	"POST /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}/public":           needAnyone, // the script checks its callers itself
+	"POST /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}/public/{path}":    needAnyone, // the script checks its callers itself
+	"POST /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}/public":             needAnyone, // the script checks its callers itself
+	"POST /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}/public/{path}":      needAnyone, // the script checks its callers itself
 	"GET /v1/integrations/{integrationName}/installations/{installationId}/public/{path}":                      needAnyone, // the script checks its callers itself
 	"POST /v1/integrations/{integrationName}/public":                                                           needAnyone, // the script checks its callers itself
 	"POST /v1/integrations/{integrationName}/public/{path}":                                                    needAnyone, // the script checks its callers itself

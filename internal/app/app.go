@@ -220,7 +220,11 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	deliveryClient := fetch.New(outbound)
 	a.Integrations = integration.NewService(store.Integrations{DB: db}, a.Orgs, a.Spaces, a.Sites,
 		seal.New("docsd-integration-secrets", secretsKey), deliveryClient, a.Clock)
-	a.Deliveries = &delivery.Deliverer{Integrations: a.Integrations, Orgs: a.Orgs, Client: deliveryClient, Clock: a.Clock,
+	// Requests to development tunnels: a tunnel that accepts and never answers costs one
+	// attempt of IntegrationTunnelTimeout (then the retry's backoff), never a worker for longer.
+	tunnel := outbound
+	tunnel.Timeout, tunnel.WaitTimeout = cfg.IntegrationTunnelTimeout, cfg.IntegrationTunnelTimeout
+	a.Deliveries = &delivery.Deliverer{Integrations: a.Integrations, Orgs: a.Orgs, Client: fetch.New(tunnel), Clock: a.Clock,
 		Scripts: &delivery.Scripts{Engine: jsrun.NewRunner(deliveryClient, scriptLimits(cfg.Script)).WithWarmVMs(cfg.Script.WarmVMs)}}
 	a.Deliveries.Register(a.Jobs)
 	a.SiteViews = a.Integrations.NewViews(siteViewPeriod)

@@ -64,6 +64,10 @@ type Config struct {
 	OpenAPIRefreshInterval time.Duration
 	OpenAPIFetchTimeout    time.Duration
 
+	// IntegrationTunnelTimeout bounds one request to an integration's development tunnel: an
+	// event delivery (then retried with backoff) or a synchronous event a caller waits on.
+	IntegrationTunnelTimeout time.Duration
+
 	// Pandoc is the program .docx imports are converted with: a name looked up on PATH or a
 	// path; "off" refuses .docx imports. When it is not installed they are refused too.
 	Pandoc string
@@ -127,6 +131,8 @@ func Defaults() Config {
 		OpenAPIRefreshInterval: 6 * time.Hour,
 		OpenAPIFetchTimeout:    30 * time.Second,
 
+		IntegrationTunnelTimeout: 15 * time.Second,
+
 		// The same as internal/jsrun's defaults, which this package does not import (it would
 		// bring the engine into every command).
 		Script: ScriptLimits{Time: 10 * time.Second, MemoryBytes: 64 << 20, Stack: 5000, ResponseBytes: 5 << 20, Fetches: 50},
@@ -186,6 +192,7 @@ func NewFlags(name string, getenv func(string) string, out io.Writer) *Flags {
 	fs.StringVar(&c.IntegrationSecretsKey, "integration-secrets-key", env("DOCSD_INTEGRATION_SECRETS_KEY", ""), "key that encrypts integrations' secrets at rest, 32 characters or more; default one kept in the data directory (DOCSD_INTEGRATION_SECRETS_KEY)")
 	f.durationVar(&c.OpenAPIRefreshInterval, "openapi-refresh-interval", "DOCSD_OPENAPI_REFRESH_INTERVAL", "how often OpenAPI specs given by URL are fetched again, as a Go duration such as 6h (DOCSD_OPENAPI_REFRESH_INTERVAL)")
 	f.durationVar(&c.OpenAPIFetchTimeout, "openapi-fetch-timeout", "DOCSD_OPENAPI_FETCH_TIMEOUT", "how long one fetch of an OpenAPI spec's file may take, as a Go duration such as 30s (DOCSD_OPENAPI_FETCH_TIMEOUT)")
+	f.durationVar(&c.IntegrationTunnelTimeout, "integration-tunnel-timeout", "DOCSD_INTEGRATION_TUNNEL_TIMEOUT", "how long one request to an integration's development tunnel may take (an event delivery, then retried), as a Go duration such as 15s, at most 5m (DOCSD_INTEGRATION_TUNNEL_TIMEOUT)")
 	f.addBlobFlags(env)
 	f.durationVar(&c.Script.Time, "script-time-limit", "DOCSD_SCRIPT_TIME_LIMIT", "longest one run of an integration script may take, its requests and timers included, as a Go duration such as 10s (DOCSD_SCRIPT_TIME_LIMIT)")
 	f.intVar(&c.Script.MemoryBytes, "script-memory-bytes", "DOCSD_SCRIPT_MEMORY_BYTES", "most memory one run of an integration script may allocate, 4 MiB or more (DOCSD_SCRIPT_MEMORY_BYTES)")
@@ -342,6 +349,9 @@ func (f *Flags) parse(args []string) (Config, error) {
 	}
 	if c.OpenAPIFetchTimeout <= 0 {
 		return *c, fmt.Errorf("openapi-fetch-timeout: want a positive duration such as 30s, got %s", c.OpenAPIFetchTimeout)
+	}
+	if c.IntegrationTunnelTimeout <= 0 || c.IntegrationTunnelTimeout > 5*time.Minute {
+		return *c, fmt.Errorf("integration-tunnel-timeout: want a positive duration of at most 5m such as 15s, got %s", c.IntegrationTunnelTimeout)
 	}
 	if c.FetchMaxConcurrent < 1 {
 		return *c, fmt.Errorf("fetch-max-concurrent: want a whole number, 1 or more, got %d", c.FetchMaxConcurrent)

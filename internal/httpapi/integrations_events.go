@@ -16,6 +16,7 @@ import (
 func (s *Server) integrationEventRoutes() {
 	s.handle("GET /v1/integrations/{integrationName}/events", s.listIntegrationEvents)
 	s.handle("GET /v1/integrations/{integrationName}/events/{eventId}", s.getIntegrationEvent)
+	s.handle("GET /v1/integrations/{integrationName}/events/{eventId}/delivery", s.getIntegrationEventDelivery)
 	s.handle("POST /v1/integrations/{integrationName}/events/{eventId}/replay", s.replayIntegrationEvent)
 	s.handle("POST /v1/integrations/{integrationName}/tasks", s.queueIntegrationTask)
 	s.handle("GET /v1/integrations/{integrationName}/render", s.renderIntegrationUIWithGet)
@@ -42,6 +43,16 @@ func eventAnswer(ev integration.Event) map[string]any {
 
 func (s *Server) getIntegrationEvent(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
 	ev, err := s.Integrations.Event(r.Context(), c, r.PathValue("integrationName"), r.PathValue("eventId"))
+	if err != nil {
+		return err
+	}
+	return ok(w, eventAnswer(ev))
+}
+
+// getIntegrationEventDelivery answers any event, in flight or a task, with its status and
+// trace (docsd's extension).
+func (s *Server) getIntegrationEventDelivery(w http.ResponseWriter, r *http.Request, c auth.Caller) error {
+	ev, err := s.Integrations.DeliveryState(r.Context(), c, r.PathValue("integrationName"), r.PathValue("eventId"))
 	if err != nil {
 		return err
 	}

@@ -177,6 +177,7 @@ func TestIntegrationInstallOnSpacesAndSites(t *testing.T) {
 	}
 
 	// Every change was recorded as an event for the owner to read, newest first.
+	e.RunDue() // the list shows events with an outcome
 	var types []string
 	for _, it := range e.Get(e.Admin, "/v1/integrations/acme/events").Expect(200).Items() {
 		types = append(types, it["payload"].(map[string]any)["type"].(string))

@@ -16,6 +16,11 @@ import (
 // eventsOf lists an integration's events as "type spaceId installationId" lines, sorted.
 func eventsOf(e *apitest.Env, name string) []string {
 	e.T.Helper()
+	// The list shows events with an outcome: deliver the due ones (jobs only, the outbox's
+	// consumers are the tests' to run).
+	if _, err := e.App.Jobs.RunDue(e.T.Context()); err != nil {
+		e.T.Fatal(err)
+	}
 	var out []string
 	for _, it := range e.WalkList(e.Admin, "/v1/integrations/"+name+"/events", 100) {
 		p := it["payload"].(map[string]any)

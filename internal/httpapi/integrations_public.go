@@ -24,6 +24,13 @@ func (s *Server) integrationPublicRoutes() {
 	s.register("POST /v1/integrations/{integrationName}/installations/{installationId}/public", http.HandlerFunc(s.integrationPublic))
 	s.register("GET /v1/integrations/{integrationName}/installations/{installationId}/public/{path...}", http.HandlerFunc(s.integrationPublic))
 	s.register("POST /v1/integrations/{integrationName}/installations/{installationId}/public/{path...}", http.HandlerFunc(s.integrationPublic))
+	// ... and of space and site installations (urls.publicEndpoint of each).
+	for _, target := range []string{"spaces/{spaceId}", "sites/{siteId}"} {
+		for _, method := range []string{"GET", "POST"} {
+			s.register(method+" /v1/integrations/{integrationName}/installations/{installationId}/"+target+"/public", http.HandlerFunc(s.integrationPublic))
+			s.register(method+" /v1/integrations/{integrationName}/installations/{installationId}/"+target+"/public/{path...}", http.HandlerFunc(s.integrationPublic))
+		}
+	}
 }
 
 // PublicEndpointBodyBytes bounds the body of a request to a public endpoint, which the script
@@ -58,7 +65,11 @@ func (s *Server) servePublicEndpoint(w http.ResponseWriter, r *http.Request) err
 		}
 		body = b
 	}
-	d, err := s.Integrations.FetchEvent(r.Context(), r.PathValue("integrationName"), r.PathValue("installationId"), integration.FetchRequest{
+	kind, target := integration.SpaceKind, r.PathValue("spaceId")
+	if target == "" {
+		kind, target = integration.SiteKind, r.PathValue("siteId")
+	}
+	d, err := s.Integrations.FetchEvent(r.Context(), r.PathValue("integrationName"), r.PathValue("installationId"), kind, target, integration.FetchRequest{
 		Method: r.Method, URL: strings.TrimRight(s.urls.Base, "/") + r.URL.RequestURI(), Headers: r.Header})
 	if err != nil {
 		return err

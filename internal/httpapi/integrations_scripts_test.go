@@ -135,7 +135,7 @@ func TestIntegrationScriptAnswersPublicEndpoint(t *testing.T) {
 	}
 	sorted, _ := json.Marshal(got)
 	path := strings.TrimPrefix(endpoint, e.URL) + "/hook"
-	want := `{"body":{"hello":"world"},"header":"yes","installation":"` + inst.Str("id") + `","method":"POST","path":"` + path + `","q":"1"}`
+	want := `{"body":{"hello":"world"},"header":"yes","installation":"` + inst.Str("id") + `","method":"POST","path":"` + path + `","q":"1","site":null,"space":null}`
 	if string(sorted) != want {
 		t.Fatalf("POST answer\ngot  %s\nwant %s", sorted, want)
 	}

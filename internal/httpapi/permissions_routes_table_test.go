@@ -407,11 +407,20 @@ var routeNeeds = map[string]routeNeed{
 	"PUT /v1/integrations/{integrationName}/dev":                                                               needAdmin,
 	"GET /v1/integrations/{integrationName}/events":                                                            needAdmin,
 	"GET /v1/integrations/{integrationName}/events/{eventId}":                                                  needAdmin,
+	"GET /v1/integrations/{integrationName}/events/{eventId}/delivery":                                         needAdmin,
 	"POST /v1/integrations/{integrationName}/events/{eventId}/replay":                                          needAdmin,
 	"GET /v1/integrations/{integrationName}/images/{imageFile}":                                                needAnyone, // a published integration's images are public
 	"GET /v1/integrations/{integrationName}/public":                                                            needAnyone, // the script checks its callers itself
 	"GET /v1/integrations/{integrationName}/public/{path}":                                                     needAnyone, // the script checks its callers itself
 	"GET /v1/integrations/{integrationName}/installations/{installationId}/public":                             needAnyone, // the script checks its callers itself
+	"GET /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}/public":            needAnyone, // the script checks its callers itself
+	"GET /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}/public/{path}":     needAnyone, // the script checks its callers itself
+	"GET /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}/public":              needAnyone, // the script checks its callers itself
+	"GET /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}/public/{path}":       needAnyone, // the script checks its callers itself
+	"POST /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}/public":           needAnyone, // the script checks its callers itself
+	"POST /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}/public/{path}":    needAnyone, // the script checks its callers itself
+	"POST /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}/public":             needAnyone, // the script checks its callers itself
+	"POST /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}/public/{path}":      needAnyone, // the script checks its callers itself
 	"GET /v1/integrations/{integrationName}/installations/{installationId}/public/{path}":                      needAnyone, // the script checks its callers itself
 	"POST /v1/integrations/{integrationName}/public":                                                           needAnyone, // the script checks its callers itself
 	"POST /v1/integrations/{integrationName}/public/{path}":                                                    needAnyone, // the script checks its callers itself

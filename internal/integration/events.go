@@ -12,13 +12,35 @@ import (
 	"docsd/internal/paging"
 )
 
-// Event statuses. The public spec knows success and failed; pending is an event whose
-// delivery is not over, shown as failed (not delivered yet) with a trace that says so.
+// Event statuses. The public spec knows success and failed, the outcomes of a delivery;
+// pending is an event whose delivery is not over (queued, between retries, replayed). The
+// public event operations show only events with an outcome (EventFilter), so none claims an
+// outcome it has not had; docsd's delivery extension shows every event with its status.
 const (
 	Pending = "pending"
 	Success = "success"
 	Failed  = "failed"
 )
+
+// TaskEvent is the type of the events queueIntegrationTask records. The reference public spec
+// (0.146.0) has no task event in its Event schema, so the public event operations leave them
+// out; they are delivered like the others, and docsd's delivery extension shows them.
+const TaskEvent = "task"
+
+// EventFilter leaves events out of a list.
+type EventFilter struct {
+	ExcludeStatuses []string
+	ExcludeTypes    []string
+}
+
+// publicEvents is what the public event operations show: events with an outcome, of the
+// types the public spec describes.
+var publicEvents = EventFilter{ExcludeStatuses: []string{Pending}, ExcludeTypes: []string{TaskEvent}}
+
+// Public says whether the public event operations show ev.
+func (ev Event) Public() bool {
+	return ev.Status != Pending && ev.Type != TaskEvent
+}
 
 // DeliveryJob is the kind of the job that delivers one event.
 const DeliveryJob = "integration.deliver"
@@ -54,17 +76,35 @@ func (s *Service) recordWithID(ctx context.Context, tx Tx, id string, it Integra
 	return tx.EnqueueDelivery(ctx, it.Name, ev.ID, runAt)
 }
 
-// Events lists an integration's events, newest first, to its owner's admins.
+// Events lists an integration's events with an outcome, of the types the public spec
+// describes, newest first, to its owner's admins.
 func (s *Service) Events(ctx context.Context, c auth.Caller, name string, page paging.Request) (paging.Result[Event], error) {
 	tx := s.store.Read()
 	if _, err := s.owned(ctx, tx, c, name); err != nil {
 		return paging.Result[Event]{}, err
 	}
-	return tx.Events(ctx, name, page)
+	return tx.Events(ctx, name, page, publicEvents)
 }
 
-// Event returns one of an integration's events with its trace, to its owner's admins.
+// Event returns one of an integration's events with its trace, to its owner's admins, as the
+// public operation shows it: an event still being delivered, or a task event, is 404 there
+// (DeliveryState shows them).
 func (s *Service) Event(ctx context.Context, c auth.Caller, name, id string) (Event, error) {
+	ev, err := s.DeliveryState(ctx, c, name, id)
+	switch {
+	case err != nil:
+		return ev, err
+	case ev.Type == TaskEvent:
+		return Event{}, apperr.NotFoundf("event %s of integration %s is a task event, which this API's events do not show; GET its /delivery", id, name)
+	case ev.Status == Pending:
+		return Event{}, apperr.NotFoundf("event %s of integration %s has no outcome yet: its delivery is under way; GET its /delivery to follow it", id, name)
+	}
+	return ev, nil
+}
+
+// DeliveryState returns any of an integration's events with its status (pending, success or
+// failed) and trace, to its owner's admins (docsd's extension).
+func (s *Service) DeliveryState(ctx context.Context, c auth.Caller, name, id string) (Event, error) {
 	tx := s.store.Read()
 	if _, err := s.owned(ctx, tx, c, name); err != nil {
 		return Event{}, err
@@ -128,7 +168,7 @@ func (s *Service) QueueTask(ctx context.Context, c auth.Caller, name string, tas
 			return err
 		}
 		runAt := tx.Now().Add(time.Duration(schedule * float64(time.Second)))
-		payload := map[string]any{"type": "task", "task": obj}
+		payload := map[string]any{"type": TaskEvent, "task": obj}
 		in := Installation{}
 		if c.Installation != nil {
 			in = Installation{ID: c.Installation.ID, OrgID: c.Installation.OrgID}

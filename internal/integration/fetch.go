@@ -32,7 +32,11 @@ var fetchHeadersDropped = map[string]bool{"Connection": true, "Keep-Alive": true
 // unknown integration or installation, or an installation of another integration, is 404; an
 // integration without a script is 503. The event is answered synchronously and not kept in
 // the integration's events.
-func (s *Service) FetchEvent(ctx context.Context, name, installationID string, req FetchRequest) (Delivery, error) {
+//
+// On a space or site installation's endpoint (kind and targetID set, with installationID), the
+// event carries spaceId or siteId, and the environment that space or site installation with
+// its signing secret; a target the installation is not on is 404.
+func (s *Service) FetchEvent(ctx context.Context, name, installationID string, kind Kind, targetID string, req FetchRequest) (Delivery, error) {
 	var d Delivery
 	now := s.clock.Now()
 	err := s.store.Write(ctx, now, func(tx Tx) error {
@@ -41,9 +45,6 @@ func (s *Service) FetchEvent(ctx context.Context, name, installationID string, r
 			return apperr.NotFoundf("integration %s: not found", name)
 		} else if err != nil {
 			return err
-		}
-		if it.Script == "" {
-			return apperr.New(apperr.Unavailable, "integration %s has no script to answer its public endpoint", name)
 		}
 		d = Delivery{Integration: it, Attempt: 1}
 		if err := s.openSecrets(&d); err != nil {
@@ -70,6 +71,21 @@ func (s *Service) FetchEvent(ctx context.Context, name, installationID string, r
 			}
 			ev.InstallationID, ev.OrgID = in.ID, in.OrgID
 			payload["installationId"] = in.ID
+			if targetID != "" {
+				ci, err := tx.ContentInstallation(ctx, in.ID, kind, targetID)
+				if errors.Is(err, ErrNotFound) {
+					return apperr.NotFoundf("%s %s: the installation %s is not on it", kind, targetID, in.ID)
+				} else if err != nil {
+					return err
+				}
+				d.Content = &ci
+				d.SigningContent = ContentSigningSecret(d.SigningInstallation, ci)
+				payload[string(kind)+"Id"] = targetID
+			}
+		}
+		// In development mode the event goes to the tunnel, as every event does.
+		if d.Tunnel = it.tunnel(ev.OrgID, now); d.Tunnel == "" && it.Script == "" {
+			return apperr.New(apperr.Unavailable, "integration %s has no script to answer its public endpoint", name)
 		}
 		if ev.Payload, err = json.Marshal(payload); err != nil {
 			return err

@@ -214,7 +214,7 @@ type Tx interface {
 	SpaceOrg(ctx context.Context, spaceID string) (string, error)
 	UpdateEvent(ctx context.Context, ev Event) error
 	Event(ctx context.Context, name, id string) (Event, error)
-	Events(ctx context.Context, name string, page paging.Request) (paging.Result[Event], error)
+	Events(ctx context.Context, name string, page paging.Request, f EventFilter) (paging.Result[Event], error)
 	// PruneEvents deletes events created before cutoff and returns how many went.
 	PruneEvents(ctx context.Context, cutoff time.Time) (int64, error)
 

@@ -32,10 +32,13 @@ func (s *Service) RenderEvent(ctx context.Context, c auth.Caller, name string, r
 	if err != nil {
 		return Delivery{}, err
 	}
-	if it.Script == "" {
+	now := s.clock.Now()
+	// In development mode the event goes to the tunnel, as every event does.
+	tunnel := it.tunnel(it.OrgID, now)
+	if tunnel == "" && it.Script == "" {
 		return Delivery{}, apperr.New(apperr.Unavailable, "integration %s has no script to render with", name)
 	}
-	ev := Event{ID: ids.New(), Integration: it.Name, OrgID: it.OrgID, Type: "ui_render", CreatedAt: s.clock.Now()}
+	ev := Event{ID: ids.New(), Integration: it.Name, OrgID: it.OrgID, Type: "ui_render", CreatedAt: now}
 	payload := map[string]any{"type": ev.Type, "eventId": ev.ID}
 	for k, v := range body {
 		if k != "type" && k != "eventId" && string(v) != "null" {
@@ -45,7 +48,7 @@ func (s *Service) RenderEvent(ctx context.Context, c auth.Caller, name string, r
 	if ev.Payload, err = json.Marshal(payload); err != nil {
 		return Delivery{}, err
 	}
-	d := Delivery{Integration: it, Event: ev, Attempt: 1}
+	d := Delivery{Integration: it, Event: ev, Attempt: 1, Tunnel: tunnel}
 	if err := s.openSecrets(&d); err != nil {
 		return Delivery{}, err
 	}

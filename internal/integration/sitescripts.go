@@ -36,7 +36,7 @@ func (s *Service) PublishedScripts(ctx context.Context, siteID string) ([]Publis
 		if err != nil {
 			return nil, err
 		} else if ok {
-			out = append(out, PublishedScript{InstallationID: ci.InstallationID, Version: scriptVersion(it, in, ci)})
+			out = append(out, PublishedScript{InstallationID: ci.InstallationID, Version: s.scriptVersion(it, in, ci)})
 		}
 	}
 	return out, nil
@@ -66,12 +66,16 @@ func (s *Service) siteInstaller(ctx context.Context, tx Tx, ci ContentInstallati
 	} else if err != nil {
 		return Integration{}, Installation{}, false, err
 	}
-	return it, in, it.Script != "" && slices.Contains(it.Manifest.Scopes, scope), nil
+	runs := it.Script != "" || it.tunnel(in.OrgID, s.clock.Now()) != ""
+	return it, in, runs && slices.Contains(it.Manifest.Scopes, scope), nil
 }
 
-func scriptVersion(it Integration, in Installation, ci ContentInstallation) string {
-	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%d\x00%x\x00%d\x00%d", it.Name, it.Version, sha256.Sum256([]byte(it.Script)),
-		in.UpdatedAt.UnixNano(), ci.UpdatedAt.UnixNano()))
+// scriptVersion is the version a site script's answer is cached under. In development mode it
+// names the tunnel, whose answers are not cached (Delivery.Tunnel): a developer's next change
+// shows on the next page.
+func (s *Service) scriptVersion(it Integration, in Installation, ci ContentInstallation) string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%d\x00%x\x00%d\x00%d\x00%s", it.Name, it.Version, sha256.Sum256([]byte(it.Script)),
+		in.UpdatedAt.UnixNano(), ci.UpdatedAt.UnixNano(), it.tunnel(in.OrgID, s.clock.Now())))
 	return hex.EncodeToString(sum[:9])
 }
 
@@ -82,7 +86,7 @@ func (s *Service) PublishedScriptVersion(ctx context.Context, siteID, installati
 	if err != nil {
 		return "", err
 	}
-	return scriptVersion(it, in, ci), nil
+	return s.scriptVersion(it, in, ci), nil
 }
 
 // publishedScript reads what installationID's script on site siteID needs; 404 when it injects
@@ -114,7 +118,7 @@ func (s *Service) PublishedScriptEvent(ctx context.Context, siteID, installation
 	d, err := s.siteEvent(ctx, siteID, installationID, "fetch_published_script", nil,
 		func(tx Tx) (Integration, Installation, ContentInstallation, error) {
 			it, in, ci, err := s.publishedScript(ctx, tx, siteID, installationID)
-			version = scriptVersion(it, in, ci)
+			version = s.scriptVersion(it, in, ci)
 			return it, in, ci, err
 		})
 	return d, version, err
@@ -132,7 +136,7 @@ func (s *Service) siteEvent(ctx context.Context, siteID, installationID, typ str
 		if err != nil {
 			return err
 		}
-		d = Delivery{Integration: it, Content: &ci, Attempt: 1}
+		d = Delivery{Integration: it, Content: &ci, Attempt: 1, Tunnel: it.tunnel(in.OrgID, now)}
 		if err := s.openSecrets(&d); err != nil {
 			return err
 		}

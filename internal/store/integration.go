@@ -406,9 +406,16 @@ func (t integrationTx) Event(ctx context.Context, name, id string) (integration.
 	return ev, err
 }
 
-func (t integrationTx) Events(ctx context.Context, name string, page paging.Request) (paging.Result[integration.Event], error) {
-	return Page(ctx, t.q, List{Select: integrationEventColumns, From: "FROM integration_events", Where: []string{"integration_name = ?"},
-		Args: []any{name}, Order: []string{"created_at", "id"}, Desc: true}, page, scanIntegrationEvent)
+func (t integrationTx) Events(ctx context.Context, name string, page paging.Request, f integration.EventFilter) (paging.Result[integration.Event], error) {
+	where, args := []string{"integration_name = ?"}, []any{name}
+	for _, s := range f.ExcludeStatuses {
+		where, args = append(where, "status <> ?"), append(args, s)
+	}
+	for _, typ := range f.ExcludeTypes {
+		where, args = append(where, "type <> ?"), append(args, typ)
+	}
+	return Page(ctx, t.q, List{Select: integrationEventColumns, From: "FROM integration_events", Where: where,
+		Args: args, Order: []string{"created_at", "id"}, Desc: true}, page, scanIntegrationEvent)
 }
 
 func (t integrationTx) EnqueueDelivery(ctx context.Context, name, eventID string, runAt time.Time) error {

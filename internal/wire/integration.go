@@ -159,16 +159,12 @@ type IntegrationEvent struct {
 	Status         string          `json:"status"`
 }
 
-// FromIntegrationEvent converts an event. An event still being delivered is shown as failed:
-// the public spec knows only success and failed, and it has not succeeded yet (its trace says
-// where it stands).
+// FromIntegrationEvent converts an event with its status: success or failed, the outcomes the
+// public spec knows, or pending (docsd's delivery extension only; the public operations do not
+// show an event without an outcome).
 func FromIntegrationEvent(ev integration.Event) IntegrationEvent {
-	status := ev.Status
-	if status == integration.Pending {
-		status = integration.Failed
-	}
 	return IntegrationEvent{ID: ev.ID, IntegrationID: ev.Integration, InstallationID: ev.InstallationID,
-		CreatedAt: Time(ev.CreatedAt), Payload: ev.Payload, Status: status}
+		CreatedAt: Time(ev.CreatedAt), Payload: ev.Payload, Status: ev.Status}
 }
 
 // IntegrationEventLog is one line of an event's trace.

@@ -50,7 +50,7 @@ type Orgs interface {
 type Deliverer struct {
 	Integrations *integration.Service
 	Orgs         Orgs
-	Client       *fetch.Client
+	Client       *fetch.Client // requests to development tunnels
 	Clock        clock.Clock
 	BaseURL      string
 	// Scripts runs events in the integrations' own scripts outside development mode; its
@@ -63,8 +63,14 @@ type Deliverer struct {
 
 // Register adds the delivery job to q.
 func (d *Deliverer) Register(q *jobs.Queue) {
+	// The job's own timeout outlasts one attempt (the tunnel client's timeout, or the script's
+	// time limit), so an attempt that times out records its outcome before the job stops.
+	timeout := time.Minute
+	if d.Client != nil {
+		timeout = max(timeout, 2*d.Client.Options().Timeout)
+	}
 	q.Register(integration.DeliveryJob, d.Handle, jobs.MaxAttempts(MaxAttempts), jobs.Backoff(FirstBackoff, MaxBackoff),
-		jobs.Timeout(time.Minute), jobs.OnFail(d.onFail))
+		jobs.Timeout(timeout), jobs.OnFail(d.onFail))
 }
 
 // Handle makes one attempt to deliver the job's event.
@@ -123,26 +129,38 @@ func (d *Deliverer) onFail(ctx context.Context, payload []byte, err error) {}
 
 // send posts the event and returns the answer's status and Retry-After.
 func (d *Deliverer) send(ctx context.Context, dl integration.Delivery) (int, time.Duration, error) {
-	env, err := d.environment(ctx, dl)
+	resp, err := d.post(ctx, dl, nil)
 	if err != nil {
 		return 0, 0, err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	return resp.StatusCode, retryAfter(resp.Header.Get("Retry-After"), d.Clock.Now()), nil
+}
+
+// post sends the event to the development tunnel as the runtime expects it, signed, with
+// fetchBody (nil for none), and returns the tunnel's answer; the caller closes its body.
+func (d *Deliverer) post(ctx context.Context, dl integration.Delivery, fetchBody []byte) (*http.Response, error) {
+	env, err := d.environment(ctx, dl)
+	if err != nil {
+		return nil, err
 	}
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	for _, f := range []struct {
 		name  string
 		value []byte
-	}{{"event", dl.Event.Payload}, {"environment", env}, {"fetch-body", nil}} {
+	}{{"event", dl.Event.Payload}, {"environment", env}, {"fetch-body", fetchBody}} {
 		if err := mw.WriteField(f.name, string(f.value)); err != nil {
-			return 0, 0, err
+			return nil, err
 		}
 	}
 	if err := mw.Close(); err != nil {
-		return 0, 0, err
+		return nil, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(dl.Tunnel, "/")+"/v1", bytes.NewReader(body.Bytes()))
 	if err != nil {
-		return 0, 0, err
+		return nil, err
 	}
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("User-Agent", "docsd-integrations")
@@ -155,13 +173,7 @@ func (d *Deliverer) send(ctx context.Context, dl integration.Delivery) (int, tim
 		secret = dl.SigningIntegration
 	}
 	req.Header.Set(SignatureHeader, Sign(secret, d.Clock.Now(), body.Bytes()))
-	resp, err := d.Client.Do(req)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	return resp.StatusCode, retryAfter(resp.Header.Get("Retry-After"), d.Clock.Now()), nil
+	return d.Client.Do(req)
 }
 
 // Sign is the signature header's value for body sent at t.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 
 	"docsd/internal/apperr"
 	"docsd/internal/integration"
@@ -31,7 +32,14 @@ func (d *Deliverer) Fetch(ctx context.Context, dl integration.Delivery, body []b
 
 // answer runs a synchronous event, one a caller waits on, and says why in a 502 when the
 // script fails to do what (the purpose) asked.
+//
+// In development mode (dl.Tunnel set) the event goes to the tunnel instead, as every event
+// does, and its answer is returned the same way; a tunnel that fails or does not answer within
+// the tunnel client's timeout is a 502.
 func (d *Deliverer) answer(ctx context.Context, dl integration.Delivery, fetchBody []byte, what string) (*jsrun.Response, error) {
+	if dl.Tunnel != "" {
+		return d.answerFromTunnel(ctx, dl, fetchBody, what)
+	}
 	env, err := d.environment(ctx, dl)
 	if err != nil {
 		return nil, err
@@ -42,4 +50,24 @@ func (d *Deliverer) answer(ctx context.Context, dl integration.Delivery, fetchBo
 		return nil, apperr.New(apperr.BadGateway, "integration %s: the script failed to %s: %s", dl.Integration.Name, what, ie.Message)
 	}
 	return res, err
+}
+
+// TunnelAnswerBytes bounds what a development tunnel's answer to a synchronous event may hold.
+const TunnelAnswerBytes = 5 << 20
+
+// answerFromTunnel sends a synchronous event to the development tunnel and returns its answer.
+func (d *Deliverer) answerFromTunnel(ctx context.Context, dl integration.Delivery, fetchBody []byte, what string) (*jsrun.Response, error) {
+	resp, err := d.post(ctx, dl, fetchBody)
+	if err != nil {
+		return nil, apperr.New(apperr.BadGateway, "integration %s: its development tunnel failed to %s: %v", dl.Integration.Name, what, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, TunnelAnswerBytes+1))
+	if err != nil {
+		return nil, apperr.New(apperr.BadGateway, "integration %s: its development tunnel failed to %s: %v", dl.Integration.Name, what, err)
+	}
+	if len(body) > TunnelAnswerBytes {
+		return nil, apperr.New(apperr.BadGateway, "integration %s: its development tunnel answered more than %d bytes", dl.Integration.Name, TunnelAnswerBytes)
+	}
+	return &jsrun.Response{Status: resp.StatusCode, Headers: resp.Header, Body: body}, nil
 }

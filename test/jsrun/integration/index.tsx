@@ -98,6 +98,8 @@ export default createIntegration({
                 header: request.headers.get('x-test'),
                 body,
                 installation: context.environment.installation?.id ?? null,
+                space: context.environment.spaceInstallation?.space ?? null,
+                site: context.environment.siteInstallation?.site ?? null,
             },
             { status: 202, headers: { 'x-integration': 'jsrun-test' } },
         );

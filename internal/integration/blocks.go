@@ -80,7 +80,7 @@ func (s *Service) BlockRenderEvent(ctx context.Context, req BlockRequest) (Deliv
 		return Delivery{}, "", err
 	}
 	d.SigningContent = ContentSigningSecret(d.SigningInstallation, *found)
-	return d, scriptVersion(it, in, *found), nil
+	return d, s.scriptVersion(it, in, *found), nil
 }
 
 // SitePolicies are the Content-Security-Policy values (CSPHeader) the integrations installed

@@ -75,10 +75,10 @@ const DefaultSynchronous = "full"
 // SynchronousModes are the accepted values of Options.Synchronous.
 var SynchronousModes = []string{"off", "normal", "full", "extra"}
 
-// readMmapSize is how much of a SQLite file the read connections map into memory: address
+// ReadMmapSize is how much of a SQLite file the read connections map into memory: address
 // space, shared by every connection and backed by the system's page cache, not memory of
 // their own.
-const readMmapSize = 1 << 30
+const ReadMmapSize = 1 << 30
 
 // Open connects to the database named by url with default options.
 func Open(ctx context.Context, dsn string) (*DB, error) { return OpenWith(ctx, dsn, Options{}) }
@@ -127,10 +127,10 @@ func OpenWith(ctx context.Context, dsn string, opts Options) (*DB, error) {
 		w.SetMaxIdleConns(1)
 		w.SetConnMaxLifetime(0)
 		pragmas.Add("_pragma", "query_only(1)")
-		// Reads map the file (up to readMmapSize) instead of copying each page they miss in
+		// Reads map the file (up to ReadMmapSize) instead of copying each page they miss in
 		// their connection's small page cache through a read(2): a search reads hundreds of
 		// sections at random places, and the system call was most of their cost.
-		pragmas.Add("_pragma", "mmap_size("+strconv.Itoa(readMmapSize)+")")
+		pragmas.Add("_pragma", "mmap_size("+strconv.Itoa(ReadMmapSize)+")")
 		r, err := sql.Open("sqlite", "file:"+path+"?"+pragmas.Encode())
 		if err != nil {
 			w.Close()

@@ -329,6 +329,15 @@ func TestIntegrationScriptAuthenticatesSiteVisitors(t *testing.T) {
 		t.Fatalf("a token of the site's key: sent to %q", p.Header.Get("Location"))
 	}
 
+	// The URL resolution API checks the same tokens by the same key.
+	resolve := func(tok string) *apitest.Resp {
+		return e.Get(e.Admin, "/v1/urls/published?url="+url.QueryEscape(e.URL+siteURL)+"&visitorAuthToken="+url.QueryEscape(tok))
+	}
+	if r := resolve(token).Expect(200); r.Str("site") != siteID || r.Str("space") != sp {
+		t.Fatalf("resolved with the integration's token: %s", r.Body)
+	}
+	resolve(own).ExpectError(401)
+
 	rd.get(siteURL+"?jwt_token="+url.QueryEscape(token)).expect(t, 303)
 	if p := rd.get(siteURL).expect(t, 200); !strings.Contains(p.Body, "<h1>") {
 		t.Fatalf("the admitted reader's page: %.300s", p.Body)
@@ -342,4 +351,5 @@ func TestIntegrationScriptAuthenticatesSiteVisitors(t *testing.T) {
 	// Uninstalled, the integration admits no one, even with its token.
 	e.Delete(e.Admin, "/v1/integrations/gatekeeper/installations/"+in+"/sites/"+siteID).Expect(205)
 	rd.get(siteURL).expect(t, 401)
+	resolve(token).ExpectError(401)
 }

@@ -168,23 +168,32 @@ func hostOnly(hostport string) string {
 	return hostport
 }
 
+// withAuthenticator is site with the key its readers' tokens are checked by. A visitor-auth
+// site whose backend is "integration" has its integration sign them with the site
+// installation's signing secret; without one installed no token admits anyone.
+func (h *Handler) withAuthenticator(ctx context.Context, site sitepub.Site) (sitepub.Site, error) {
+	if site.Visibility != sitepub.VisitorAuth || site.Auth.Backend != "integration" {
+		return site, nil
+	}
+	site.Auth.Key, site.Auth.Authenticator = nil, ""
+	if h.Integrations == nil {
+		return site, nil
+	}
+	a, ok, err := h.Integrations.VisitorAuthenticator(ctx, site.ID)
+	if err != nil || !ok {
+		return site, err
+	}
+	site.Auth.Key, site.Auth.Authenticator = a.Key, a.InstallationID
+	return site, nil
+}
+
 // serveSite answers one request for a site served at base (a URL path ending in "/"); rest
 // is the path below base.
 func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, gen view, site sitepub.Site, base, rest string) {
-	if site.Visibility == sitepub.VisitorAuth && site.Auth.Backend == "integration" {
-		// The integration signs its readers' tokens with its site installation's signing
-		// secret; without one installed no token admits anyone.
-		site.Auth.Key, site.Auth.Authenticator = nil, ""
-		if h.Integrations != nil {
-			a, ok, err := h.Integrations.VisitorAuthenticator(r.Context(), site.ID)
-			if err != nil {
-				h.fail(w, r, err)
-				return
-			}
-			if ok {
-				site.Auth.Key, site.Auth.Authenticator = a.Key, a.InstallationID
-			}
-		}
+	site, err := h.withAuthenticator(r.Context(), site)
+	if err != nil {
+		h.fail(w, r, err)
+		return
 	}
 	rd, done := h.admitFromQuery(w, r, site, base)
 	if done {

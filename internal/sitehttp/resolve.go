@@ -27,7 +27,8 @@ type Resolution struct {
 
 // Resolve resolves u, a URL of a site docsd serves (at /sites/{organizationId}/{basename}/
 // under ownBase, or at a site's hostname), for a reader: share keys (?shareKey=) and visitor
-// tokens (?jwt_token= in u, or rd.Token) are honoured as when the page is read. A reader the
+// tokens (?jwt_token= in u, or rd.Token, checked by the integration's key on a site whose
+// visitor auth an integration does) are honoured as when the page is read. A reader the
 // site refuses gets 404 (share-link sites, whose existence must not leak) or 401 (visitor
 // auth); with redirectOnError, a visitor-auth refusal is a redirect to the site's login URL
 // when it has one.
@@ -61,6 +62,9 @@ func (h *Handler) Resolve(ctx context.Context, u *url.URL, ownBase *url.URL, rd 
 	}
 	if isNotFound(err) {
 		return Resolution{}, noSite
+	}
+	if err == nil {
+		site, err = h.withAuthenticator(ctx, site)
 	}
 	if err != nil {
 		return Resolution{}, err

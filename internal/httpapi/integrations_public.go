@@ -25,12 +25,14 @@ func (s *Server) integrationPublicRoutes() {
 	s.register("GET /v1/integrations/{integrationName}/installations/{installationId}/public/{path...}", http.HandlerFunc(s.integrationPublic))
 	s.register("POST /v1/integrations/{integrationName}/installations/{installationId}/public/{path...}", http.HandlerFunc(s.integrationPublic))
 	// ... and of space and site installations (urls.publicEndpoint of each).
-	for _, target := range []string{"spaces/{spaceId}", "sites/{siteId}"} {
-		for _, method := range []string{"GET", "POST"} {
-			s.register(method+" /v1/integrations/{integrationName}/installations/{installationId}/"+target+"/public", http.HandlerFunc(s.integrationPublic))
-			s.register(method+" /v1/integrations/{integrationName}/installations/{installationId}/"+target+"/public/{path...}", http.HandlerFunc(s.integrationPublic))
-		}
-	}
+	s.register("GET /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}/public", http.HandlerFunc(s.integrationPublic))
+	s.register("POST /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}/public", http.HandlerFunc(s.integrationPublic))
+	s.register("GET /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}/public/{path...}", http.HandlerFunc(s.integrationPublic))
+	s.register("POST /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}/public/{path...}", http.HandlerFunc(s.integrationPublic))
+	s.register("GET /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}/public", http.HandlerFunc(s.integrationPublic))
+	s.register("POST /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}/public", http.HandlerFunc(s.integrationPublic))
+	s.register("GET /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}/public/{path...}", http.HandlerFunc(s.integrationPublic))
+	s.register("POST /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}/public/{path...}", http.HandlerFunc(s.integrationPublic))
 }
 
 // PublicEndpointBodyBytes bounds the body of a request to a public endpoint, which the script

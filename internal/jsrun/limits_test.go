@@ -30,6 +30,10 @@ func wantFailure(t *testing.T, trace *Trace, err error, kind error, within time.
 
 func TestInvokeLimits(t *testing.T) {
 	quick := newTestRunner(Limits{Time: 300 * time.Millisecond, Memory: 16 << 20, ResponseBytes: 1000})
+	// The memory and stack cases run with time to spare: on a loaded machine filling 16 MiB or
+	// the stack can take longer than the quick runner's 300ms, and the limit under test must be
+	// the one that stops them.
+	roomy := newTestRunner(Limits{Time: 10 * time.Second, Memory: 16 << 20, ResponseBytes: 1000})
 	cases := []struct {
 		name string
 		src  string
@@ -72,8 +76,12 @@ func TestInvokeLimits(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, trace, err := invokeSrc(t, quick, c.src)
-			wantFailure(t, trace, err, c.kind, 5*time.Second)
+			r, within := quick, 5*time.Second
+			if c.kind == ErrMemoryLimit || c.kind == ErrStackLimit {
+				r, within = roomy, 10*time.Second
+			}
+			_, trace, err := invokeSrc(t, r, c.src)
+			wantFailure(t, trace, err, c.kind, within)
 		})
 	}
 }

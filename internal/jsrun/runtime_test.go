@@ -88,7 +88,8 @@ func TestRuntimeEndToEnd(t *testing.T) {
 		}
 		// Marshalling the decoded map sorts its keys, so the comparison ignores the script's order.
 		sorted, _ := json.Marshal(got)
-		want := `{"body":{"hello":"world"},"header":"yes","installation":"inst1","method":"POST","path":"/v1/integrations/jsrun-test/installations/inst1/fetch/hook","q":"1"}`
+		// The environment the test sends carries a site installation (of site1) and no space one.
+		want := `{"body":{"hello":"world"},"header":"yes","installation":"inst1","method":"POST","path":"/v1/integrations/jsrun-test/installations/inst1/fetch/hook","q":"1","site":"site1","space":null}`
 		if s := string(sorted); s != want {
 			t.Fatalf("got  %s\nwant %s", s, want)
 		}

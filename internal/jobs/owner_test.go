@@ -190,12 +190,15 @@ func TestLeaseRenewal(t *testing.T) {
 		done := make(chan struct{})
 		slow := func(context.Context, json.RawMessage) error {
 			if calls.Add(1) == 1 {
-				time.Sleep(time.Second)
+				time.Sleep(2 * time.Second)
 				close(done)
 			}
 			return nil
 		}
-		opts := jobs.Options{PollInterval: 10 * time.Millisecond, Lease: 150 * time.Millisecond}
+		// The lease is short against the job (a third of it) but long against the renewal's
+		// scheduling on a loaded machine: renewed every 200ms, it lapses only if a renewal is
+		// 400ms late.
+		opts := jobs.Options{PollInterval: 10 * time.Millisecond, Lease: 600 * time.Millisecond}
 		for i, db := range []*store.DB{db1, db2} {
 			o := opts
 			o.Owner = []string{"one", "two"}[i]
@@ -213,9 +216,9 @@ func TestLeaseRenewal(t *testing.T) {
 		case <-time.After(20 * time.Second):
 			t.Fatal("the job did not finish")
 		}
-		time.Sleep(300 * time.Millisecond) // two more leases: time for a wrong second run
+		time.Sleep(1200 * time.Millisecond) // two more leases: time for a wrong second run
 		if calls.Load() != 1 {
-			t.Fatalf("a job of 1s with a lease of 150ms ran %d times", calls.Load())
+			t.Fatalf("a job of 2s with a lease of 600ms ran %d times", calls.Load())
 		}
 	})
 

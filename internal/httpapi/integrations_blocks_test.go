@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -209,15 +208,7 @@ func TestIntegrationScriptAndBlockInARealBrowser(t *testing.T) {
 	e.Patch(e.Admin, "/v1/integrations/blocky/installations/"+in+"/sites/"+siteID,
 		map[string]any{"configuration": map[string]any{"trackingId": "T-browser"}}).Expect(200)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"))
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	defer cancelTimeout()
+	ctx := browserContext(t, chrome, chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"))
 
 	if err := chromedp.Do(ctx,
 		chromedp.EmulateViewport(1280, 900),

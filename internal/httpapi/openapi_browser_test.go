@@ -2,12 +2,10 @@ package httpapi_test
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"docsd/internal/apitest"
 	"docsd/internal/site"
@@ -34,14 +32,7 @@ func TestOpenAPIReferenceInARealBrowser(t *testing.T) {
 	f.siteSpace(f.section("", "API", "api", true, nil), sp, "", true, nil)
 	url := e.URL + f.path("")
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.UserDataDir(t.TempDir()))
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	defer cancelTimeout()
+	ctx := browserContext(t, chrome)
 
 	if err := chromedp.Do(ctx,
 		chromedp.EmulateViewport(1280, 900),

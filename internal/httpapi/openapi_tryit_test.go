@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -184,14 +183,7 @@ func TestOpenAPITryItInARealBrowser(t *testing.T) {
 	e := apitest.New(t)
 	f := tryItSite(t, e, api.URL)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.UserDataDir(t.TempDir()))
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	defer cancelTimeout()
+	ctx := browserContext(t, chrome)
 
 	url := e.URL + f.path("public")
 	if err := chromedp.Do(ctx,

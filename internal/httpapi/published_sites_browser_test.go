@@ -46,14 +46,7 @@ func TestSitesServeInARealBrowser(t *testing.T) {
 	f.siteSpace(f.section(ref, "API", "api", false, nil), v1, "api", true, nil)
 	base := e.URL + f.path("")
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.UserDataDir(t.TempDir()))
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	defer cancelTimeout()
+	ctx := browserContext(t, chrome)
 
 	must := func(what string, err error) {
 		t.Helper()
@@ -137,4 +130,19 @@ func TestSitesServeInARealBrowser(t *testing.T) {
 		}
 	}
 	t.Logf("screenshots saved in %s", dir)
+}
+
+// browserContext is a headless Chromium (at path chrome) for one test, with the options given
+// added to the defaults; it is closed when the test ends, and each run is bounded to 90s.
+func browserContext(t *testing.T, chrome string, extra ...chromedp.ExecAllocatorOption) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox,
+		chromedp.DisableGPU, chromedp.UserDataDir(t.TempDir()))
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(opts, extra...)...)
+	t.Cleanup(cancelAlloc)
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	t.Cleanup(cancel)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(cancelTimeout)
+	return ctx
 }

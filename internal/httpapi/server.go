@@ -284,7 +284,7 @@ func (s *Server) serveAuthenticated(w http.ResponseWriter, r *http.Request, arri
 		}
 		return h(w, r.WithContext(auth.WithCaller(r.Context(), c)), c)
 	}
-	if r.Method == http.MethodGet {
+	if r.Method == http.MethodGet || heldWrite(r.Method) {
 		if c, ok := s.Accounts.Known(tok); ok {
 			return s.confirmedGET(w, r, c, tok, gen, h)
 		}
@@ -311,11 +311,21 @@ func (s *Server) serveAs(w http.ResponseWriter, r *http.Request, c auth.Caller, 
 	return h(w, r.WithContext(ctx), c)
 }
 
-// confirmedGET answers a GET for the caller a known token names without reading the token
-// first: the first role lookup made for the caller reads it in the same statement (see
-// auth.TokenCheck), so on PostgreSQL the token costs no round trip of its own, and where no
-// lookup did, it is read afterwards. A GET changes nothing, and its answer is held back until
-// the token is confirmed: a caller whose token was deleted gets the 401 and nothing else.
+// heldWrite reports whether a change with this method is served like a GET for a known token
+// (confirmedGET). Its answers are small JSON documents that can be held back, and its
+// changes are committed only once the token is confirmed: the write transaction reads it if
+// no role lookup did (store.Q.confirmCallerToken). POST is left out: it covers uploads,
+// imports and scripts' answers, which are not to be held in memory.
+func heldWrite(method string) bool {
+	return method == http.MethodPatch || method == http.MethodPut || method == http.MethodDelete
+}
+
+// confirmedGET answers a GET (or a heldWrite) for the caller a known token names without
+// reading the token first: the first role lookup made for the caller reads it in the same
+// statement (see auth.TokenCheck), so on PostgreSQL the token costs no round trip of its own,
+// and where no lookup did, it is read afterwards. A GET changes nothing, and a change commits
+// only after its transaction confirmed the token; the answer is held back until the token is
+// confirmed: a caller whose token was deleted gets the 401 and nothing else.
 // Where the database has a generation, a token read live at the current one is not read again
 // (tokengen.go).
 func (s *Server) confirmedGET(w http.ResponseWriter, r *http.Request, c auth.Caller, tok string, gen generation, h handlerFunc) error {

@@ -187,11 +187,10 @@ func (sa SpaceAccess) facts() *access.Facts {
 	return access.NewFacts(sa.Role, true, accessGrants(sa.Grants), collectionTree(collectionMap(sa.Ancestors)))
 }
 
-// spaceFacts reads a space with the caller's access facts on it. With cache (reads only),
-// facts the access component cached at the current access generation are reused: the space
-// is then read with the generation alone, and the climb of the collection tree is skipped.
-// A write transaction neither reuses nor caches facts: it decides on what it reads itself,
-// and what it reads may be rolled back with it.
+// spaceFacts reads a space with the caller's access facts on it. Facts the access component
+// cached at the current access generation are reused: the space is then read with the
+// generation alone, and the climb of the collection tree is skipped. With cache (reads
+// only), what was read is also kept for this request's generation (gencache).
 func (s *Service) spaceFacts(ctx context.Context, tx Tx, userID, id, token string, cache bool) (Space, *access.Facts, bool, error) {
 	gen, atGen := gencache.GenerationOf(ctx)
 	key := userID + "\x00" + id + "\x00" + token
@@ -218,8 +217,13 @@ type spaceFactsRow struct {
 }
 
 // readSpaceFacts is spaceFacts read from the database, through the access component's cache.
+//
+// A write transaction reuses cached facts too: the generation it reads in its own
+// transaction is the one its decision stands on, and facts are only ever cached at a
+// generation that committed. It caches what it read itself only once it has committed: a
+// generation a rolled-back write moved to would be handed out again to another change.
 func (s *Service) readSpaceFacts(ctx context.Context, tx Tx, userID, id, token string, cache bool) (Space, *access.Facts, bool, error) {
-	if cache && s.access.Cached(userID, id) {
+	if s.access.Cached(userID, id) {
 		row, err := tx.SpaceRow(ctx, id, userID, token)
 		if err != nil {
 			return Space{}, nil, false, err
@@ -235,6 +239,8 @@ func (s *Service) readSpaceFacts(ctx context.Context, tx Tx, userID, id, token s
 	f := sa.facts()
 	if cache {
 		s.access.Remember(userID, id, sa.Generation, f)
+	} else {
+		tx.AfterCommit(func() { s.access.Remember(userID, id, sa.Generation, f) })
 	}
 	return sa.Space, f, sa.TokenLive, nil
 }

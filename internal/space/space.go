@@ -201,6 +201,9 @@ type SpaceTx interface {
 	// tokenID is "", whether that API token of userID still exists. ErrNotFound if the space
 	// does not exist.
 	SpaceRow(ctx context.Context, id, userID, tokenID string) (SpaceRow, error)
+	// AfterCommit runs f once the write transaction has committed, never if it rolls back;
+	// outside a transaction, at once.
+	AfterCommit(f func())
 	UpdateSpace(ctx context.Context, s Space) error
 	// Spaces lists the live spaces of an organization (not those in the trash), in no order.
 	Spaces(ctx context.Context, orgID string) ([]Space, error)

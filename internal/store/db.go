@@ -48,8 +48,9 @@ type DB struct {
 	// eventsWritten is called after a transaction that wrote events commits (outbox.go).
 	eventsWritten atomic.Pointer[func()]
 
-	gens *generations // change detection for cached answers (generation.go)
-	dsn  string       // PostgreSQL's URL, for the connection that listens for events
+	gens  *generations // change detection for cached answers (generation.go)
+	group groupCommit  // SQLite's write transactions, committed in groups (groupcommit.go)
+	dsn   string       // PostgreSQL's URL, for the connection that listens for events
 
 	// statements counts the statements run through Q, for tests and benchmarks that check
 	// how many round trips an operation costs.
@@ -93,7 +94,7 @@ func OpenWith(ctx context.Context, dsn string, opts Options) (*DB, error) {
 	if !slices.Contains(SynchronousModes, syncMode) {
 		return nil, fmt.Errorf("sqlite synchronous %q: want one of %s", opts.Synchronous, strings.Join(SynchronousModes, ", "))
 	}
-	db := &DB{stmts: map[*sql.DB]map[string]*sql.Stmt{}}
+	db := &DB{stmts: map[*sql.DB]map[string]*sql.Stmt{}, group: newGroupCommit()}
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		pool, err := sql.Open("pgx", dsn)
 		if err != nil {
@@ -274,6 +275,9 @@ func (q *Q) Engine() Engine { return q.db.Engine }
 // otherwise. now is the transaction's single reading of the clock. Functions registered with
 // q.AfterCommit run once the commit has succeeded.
 func (db *DB) Write(ctx context.Context, now time.Time, fn func(q *Q) error) (err error) {
+	if db.Engine == SQLite {
+		return db.group.write(ctx, db, now, fn)
+	}
 	tx, err := db.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
@@ -287,6 +291,9 @@ func (db *DB) Write(ctx context.Context, now time.Time, fn func(q *Q) error) (er
 		if p := recover(); p != nil {
 			tx.Rollback()
 			panic(p)
+		}
+		if err == nil {
+			err = q.confirmCallerToken(ctx)
 		}
 		if err == nil {
 			err = q.beforeCommit(ctx)
@@ -338,6 +345,13 @@ func (q *Q) prepare(ctx context.Context, query string) (stmt *sql.Stmt, readCtx 
 		return nil, ctx, nil
 	}
 	if q.tx != nil {
+		// The transaction is shared with the other writes of its group (groupcommit.go), and
+		// interrupting a statement would roll all of them back: a write's cancellation is
+		// checked before each statement instead of watched during it.
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		ctx = context.WithoutCancel(ctx)
 		q.db.mu.RLock()
 		s := q.db.stmts[q.pool][query]
 		q.db.mu.RUnlock()
@@ -368,7 +382,7 @@ func (q *Q) Exec(ctx context.Context, query string, args ...any) (sql.Result, er
 	case s != nil:
 		res, err = s.ExecContext(readCtx, args...)
 	case q.tx != nil:
-		res, err = q.tx.ExecContext(ctx, q.db.rebind(query), args...)
+		res, err = q.tx.ExecContext(readCtx, q.db.rebind(query), args...)
 	default:
 		res, err = q.pool.ExecContext(ctx, q.db.rebind(query), args...)
 	}
@@ -387,7 +401,7 @@ func (q *Q) Query(ctx context.Context, query string, args ...any) (*sql.Rows, er
 	case s != nil:
 		rows, err = s.QueryContext(readCtx, args...)
 	case q.tx != nil:
-		rows, err = q.tx.QueryContext(ctx, q.db.rebind(query), args...)
+		rows, err = q.tx.QueryContext(readCtx, q.db.rebind(query), args...)
 	default:
 		rows, err = q.pool.QueryContext(ctx, q.db.rebind(query), args...)
 	}
@@ -422,7 +436,7 @@ func (q *Q) QueryRow(ctx context.Context, query string, args ...any) Row {
 	case s != nil:
 		return Row{row: s.QueryRowContext(readCtx, args...)}
 	case q.tx != nil:
-		return Row{row: q.tx.QueryRowContext(ctx, q.db.rebind(query), args...)}
+		return Row{row: q.tx.QueryRowContext(readCtx, q.db.rebind(query), args...)}
 	default:
 		return Row{row: q.pool.QueryRowContext(ctx, q.db.rebind(query), args...)}
 	}

@@ -46,7 +46,7 @@ func (q *Q) Emit(kind, orgID, spaceID, subject string, data any) error {
 		}
 		raw = b
 	}
-	q.events = append(q.events, outbox.Event{Kind: kind, OrgID: orgID, SpaceID: spaceID, Subject: subject, Data: raw})
+	q.events = append(q.events, outbox.Event{Kind: kind, OrgID: orgID, SpaceID: spaceID, Subject: subject, Data: raw, At: q.now})
 	return nil
 }
 
@@ -117,12 +117,13 @@ func (q *Q) writeEvents(ctx context.Context) error {
 		return fmt.Errorf("number events: %w", err)
 	}
 	first := last - int64(len(q.events)) + 1
-	at := Micros(q.now)
 	for start := 0; start < len(q.events); start += eventsPerInsert {
 		part := q.events[start:min(start+eventsPerInsert, len(q.events))]
 		args := make([]any, 0, len(part)*7)
 		for i, e := range part {
-			args = append(args, first+int64(start+i), e.Kind, e.OrgID, e.SpaceID, e.Subject, string(e.Data), at)
+			// Each event keeps its own transaction's time: on SQLite the writes committed in
+			// one group have their events written together (groupcommit.go).
+			args = append(args, first+int64(start+i), e.Kind, e.OrgID, e.SpaceID, e.Subject, string(e.Data), Micros(e.At))
 		}
 		if _, err := q.Exec(ctx, `INSERT INTO outbox_events (seq, kind, org_id, space_id, subject, data, created_at) VALUES `+
 			valuesList(len(part), 7, ""), args...); err != nil {

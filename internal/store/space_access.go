@@ -109,6 +109,8 @@ const spaceRowSQL = `SELECT ` + spaceColumns + `, t.id, (` + accessGenerationSQL
 FROM spaces s LEFT JOIN api_tokens t ON t.id = ? AND t.user_id = ?
 WHERE s.id = ?`
 
+func (t spaceTx) AfterCommit(f func()) { t.q.AfterCommit(f) }
+
 func (t spaceTx) SpaceRow(ctx context.Context, id, userID, tokenID string) (space.SpaceRow, error) {
 	var token sql.NullString
 	var gen int64

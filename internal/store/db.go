@@ -272,8 +272,11 @@ func (db *DB) Read() *Q { return &Q{db: db, pool: db.reader} }
 func (q *Q) Engine() Engine { return q.db.Engine }
 
 // Write runs fn in one write transaction, committed if fn returns nil and rolled back
-// otherwise. now is the transaction's single reading of the clock. Functions registered with
-// q.AfterCommit run once the commit has succeeded.
+// otherwise; it returns once the commit is durable. now is the transaction's single reading
+// of the clock. Functions registered with q.AfterCommit run once the commit has succeeded.
+// On SQLite, writes that wait for the writer meanwhile share the commit (groupcommit.go);
+// each is still all or nothing. A write made for a caller whose token is yet to be confirmed
+// confirms it before committing (tokencheck.go).
 func (db *DB) Write(ctx context.Context, now time.Time, fn func(q *Q) error) (err error) {
 	if db.Engine == SQLite {
 		return db.group.write(ctx, db, now, fn)

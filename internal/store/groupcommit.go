@@ -85,11 +85,15 @@ func (g *groupCommit) write(ctx context.Context, db *DB, now time.Time, fn func(
 	if panicked != nil {
 		panic(panicked)
 	}
-	if err != nil {
-		return err
-	}
+	// Even a write that failed waits for its group's commit: what made it fail (a row another
+	// write of the group had just changed, say) must be visible to its caller once it returns,
+	// or a caller that looks again (an index update that lost a race) sees the state from
+	// before the group and fails the same way until the group commits.
 	if !committing {
 		<-grp.done
+	}
+	if err != nil {
+		return err
 	}
 	if grp.err != nil {
 		return grp.err

@@ -332,9 +332,10 @@ func TestIntegrationDevModeRenderGoesToTheTunnel(t *testing.T) {
 	}
 }
 
-// An installation token renders for its own organization: the tunnel with all false for
-// the owner's installation, the script for another organization's.
-func TestIntegrationDevModeRenderForAnInstallationToken(t *testing.T) {
+// An installation token renders for its own organization, and an installation's public
+// endpoint is its organization's: the tunnel with all false for the owner's installation, the
+// script for another organization's; with all true the tunnel for both.
+func TestIntegrationDevModeFollowsTheInstallationsOrganization(t *testing.T) {
 	t.Parallel()
 	e := apitest.New(t)
 	tn := devTunnel(t)
@@ -344,20 +345,41 @@ func TestIntegrationDevModeRenderForAnInstallationToken(t *testing.T) {
 	inA := e.Post(e.Admin, "/v1/integrations/devtok/installations", map[string]any{"organization": e.Org}).Expect(201).Str("id")
 	inB := e.Post(bob, "/v1/integrations/devtok/installations", map[string]any{"organization": orgB}).Expect(201).Str("id")
 	e.RunDue() // the installation_setup events, to the script
-	e.Put(e.Admin, "/v1/integrations/devtok/dev", map[string]any{"tunnelUrl": tn.srv.URL, "all": false}).Expect(204)
 	tokenOf := func(id string) apitest.Actor {
 		t.Helper()
 		tok := e.Post(e.Admin, "/v1/integrations/devtok/installations/"+id+"/tokens", nil).Expect(200).Str("token")
 		return apitest.Actor{Name: "installation " + id, Token: tok}
 	}
+	endpoint := func(id string) string {
+		return e.Get(e.Admin, "/v1/integrations/devtok/installations/"+id).Expect(200).Str("urls.publicEndpoint")
+	}
 	for _, c := range []struct {
+		all    bool
 		in     string
 		tunnel bool
-	}{{inA, true}, {inB, false}} {
+	}{{false, inA, true}, {false, inB, false}, {true, inA, true}, {true, inB, true}} {
+		e.Put(e.Admin, "/v1/integrations/devtok/dev", map[string]any{"tunnelUrl": tn.srv.URL, "all": c.all}).Expect(204)
 		before := len(tn.synchronous())
 		r := renderAs(e, tokenOf(c.in), "devtok", map[string]any{"type": "configuration_account"}).Expect(200)
 		if got := strings.Contains(string(r.Body), `"Hello "`); got != c.tunnel || len(tn.synchronous())-before != map[bool]int{true: 1, false: 0}[c.tunnel] {
-			t.Fatalf("installation %s: from the tunnel %v: %s", c.in, got, r.Body)
+			t.Fatalf("all %v, installation %s's render: from the tunnel %v: %s", c.all, c.in, got, r.Body)
+		}
+		// The runtime answers a fetch 202 with what it read of the request and environment.
+		status, _, body := publicCall(t, "POST", endpoint(c.in)+"/hook?q=7", `{"n":1}`, map[string]string{"X-Test": "dev", "Content-Type": "application/json"})
+		if got := status == 202; got != c.tunnel || len(tn.synchronous())-before != map[bool]int{true: 2, false: 0}[c.tunnel] ||
+			(!c.tunnel && body != "from the script") {
+			t.Fatalf("all %v, installation %s's endpoint: %d %s", c.all, c.in, status, body)
+		}
+		if c.tunnel {
+			var got map[string]any
+			if err := json.Unmarshal([]byte(body), &got); err != nil || got["installation"] != c.in || got["q"] != "7" || got["header"] != "dev" ||
+				got["body"].(map[string]any)["n"] != 1.0 {
+				t.Fatalf("the runtime read the fetch as %s", body)
+			}
+			ev, _ := tunnelEvent(t, tn.synchronous()[before+1])
+			if ev["type"] != "fetch" || ev["installationId"] != c.in {
+				t.Fatalf("the fetch event %v", ev)
+			}
 		}
 	}
 }
@@ -409,10 +431,14 @@ func TestIntegrationDevModePublishedSiteGoesToTheTunnel(t *testing.T) {
 		if len(tags) != 1 {
 			t.Fatalf("script tags %q", tags)
 		}
-		_, js := publicGet(t, e.URL+html.UnescapeString(tags[0][1]), 200)
+		h, js := publicGet(t, e.URL+html.UnescapeString(tags[0][1]), 200)
 		switch js {
 		case `window.docsdTracking = "T-` + who + `"; document.documentElement.setAttribute("data-docsd-tracking", String("T-` + who + `"));`:
 			scriptFromTunnel = true
+			// The runtime said max-age=60; from a tunnel the developer's next change must show.
+			if cc := h.Get("Cache-Control"); cc != "no-cache" {
+				t.Fatalf("the tunnel's site script is served with Cache-Control %q", cc)
+			}
 		case "window.fromScript = true;":
 		default:
 			t.Fatalf("the site script came from neither: %q", js)

@@ -57,7 +57,10 @@ func (d *Deliverer) SiteScript(ctx context.Context, siteID, installationID strin
 		a.ContentType = "application/javascript; charset=utf-8"
 	}
 	if dl.Tunnel != "" {
-		return a, nil // a development tunnel's answer changes with the developer's code
+		// A development tunnel's answer changes with the developer's code, under the same
+		// version: neither kept here nor by the browser.
+		a.CacheControl = "no-cache"
+		return a, nil
 	}
 	d.siteScripts.mu.Lock()
 	if d.siteScripts.answers == nil || len(d.siteScripts.answers) >= siteScriptsKept {

@@ -222,8 +222,9 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		seal.New("docsd-integration-secrets", secretsKey), deliveryClient, a.Clock)
 	// Requests to development tunnels: a tunnel that accepts and never answers costs one
 	// attempt of IntegrationTunnelTimeout (then the retry's backoff), never a worker for longer.
+	// A tunnel's redirect is its answer (a visitor sent to the identity provider), not a hop.
 	tunnel := outbound
-	tunnel.Timeout, tunnel.WaitTimeout = cfg.IntegrationTunnelTimeout, cfg.IntegrationTunnelTimeout
+	tunnel.Timeout, tunnel.WaitTimeout, tunnel.KeepRedirects = cfg.IntegrationTunnelTimeout, cfg.IntegrationTunnelTimeout, true
 	a.Deliveries = &delivery.Deliverer{Integrations: a.Integrations, Orgs: a.Orgs, Client: fetch.New(tunnel), Clock: a.Clock,
 		Scripts: &delivery.Scripts{Engine: jsrun.NewRunner(deliveryClient, scriptLimits(cfg.Script)).WithWarmVMs(cfg.Script.WarmVMs)}}
 	a.Deliveries.Register(a.Jobs)

@@ -28,6 +28,9 @@ type Options struct {
 	Timeout      time.Duration // whole request, body included; default 30s
 	MaxBytes     int64         // largest response body; default 10 MiB
 	MaxRedirects int           // redirects followed; default 5; negative refuses every redirect
+	// KeepRedirects answers a redirect as it is, never following it: for a server whose
+	// redirect is meant for someone else (a development tunnel's, for the reader it answers).
+	KeepRedirects bool
 	// WaitTimeout bounds connecting and then waiting for the response's headers, each; default
 	// 20s or Timeout if shorter. A server that accepts and never answers holds the request
 	// (and a gate slot) this long, not the whole Timeout.
@@ -204,8 +207,11 @@ func (c *Client) checkURL(u *url.URL) *Error {
 }
 
 // checkRedirect re-checks each hop's URL and counts hops; the address of the new host is
-// checked when it is dialled, like the first.
+// checked when it is dialled, like the first. With KeepRedirects no hop is made.
 func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
+	if c.opts.KeepRedirects {
+		return http.ErrUseLastResponse
+	}
 	if len(via) > c.opts.MaxRedirects || c.opts.MaxRedirects < 0 {
 		return newError(ErrTooManyRedirects, via[0].URL.Host, "more than %d redirects", max(c.opts.MaxRedirects, 0))
 	}

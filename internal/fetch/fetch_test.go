@@ -175,6 +175,18 @@ func TestRedirectsWithinLimitFollowed(t *testing.T) {
 	none := fetch.New(fetch.Options{AllowPrivate: true, MaxRedirects: -1})
 	_, err = none.Get(context.Background(), srv.URL+"/1")
 	expectKind(t, err, fetch.ErrTooManyRedirects, "more than 0 redirects")
+
+	// KeepRedirects hands the redirect back as the answer, unfollowed.
+	kept := fetch.New(fetch.Options{AllowPrivate: true, MaxRedirects: -1, KeepRedirects: true})
+	req, _ := http.NewRequest("GET", srv.URL+"/1", nil)
+	resp, err := kept.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != "/0" {
+		t.Fatalf("kept redirect: %d %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
 }
 
 func TestSizeCap(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -19,46 +20,73 @@ import (
 )
 
 // tunnel is a loopback receiver standing in for `gitbook dev`'s tunnel: it answers the
-// statuses in script in turn (200 once they are used up) and keeps what it received.
+// statuses in script in turn (saying so in the body when they are errors) and keeps what it
+// received. Once they are used up it answers 200, or hands the request to behind when set, as
+// the CLI's tunnel hands it to the local server running the developer's script.
 type tunnel struct {
-	mu       sync.Mutex
-	script   []int
+	mu     sync.Mutex
+	script []int
+	behind http.Handler
+	// only, when set, limits script and behind to the events of these types; the tunnel
+	// answers others 200 at once.
+	only     map[string]bool
 	received []tunnelRequest
 	srv      *httptest.Server
 }
 
 type tunnelRequest struct {
-	path, signature, contentType string
-	body                         []byte
-	fields                       map[string]string
+	method, path, signature, contentType string
+	header                               http.Header
+	body                                 []byte
+	fields                               map[string]string
 }
 
 func newTunnel(t *testing.T, script ...int) *tunnel {
 	tn := &tunnel{script: script}
 	tn.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		req := tunnelRequest{path: r.URL.Path, signature: r.Header.Get("X-GitBook-Signature"),
-			contentType: r.Header.Get("Content-Type"), body: body, fields: map[string]string{}}
+		req := tunnelRequest{method: r.Method, path: r.URL.Path, signature: r.Header.Get("X-GitBook-Signature"),
+			contentType: r.Header.Get("Content-Type"), header: r.Header.Clone(), body: body, fields: map[string]string{}}
 		r.Body = io.NopCloser(strings.NewReader(string(body)))
 		if err := r.ParseMultipartForm(1 << 20); err == nil {
 			for k, v := range r.MultipartForm.Value {
 				req.fields[k] = v[0]
 			}
 		}
+		var ev struct{ Type string }
+		_ = json.Unmarshal([]byte(req.fields["event"]), &ev)
 		tn.mu.Lock()
 		tn.received = append(tn.received, req)
-		status := 200
-		if len(tn.script) > 0 {
-			status, tn.script = tn.script[0], tn.script[1:]
+		status, behind := 200, tn.behind
+		if tn.only != nil && !tn.only[ev.Type] {
+			behind = nil
+		} else if len(tn.script) > 0 {
+			status, tn.script, behind = tn.script[0], tn.script[1:], nil
 		}
 		tn.mu.Unlock()
+		if behind != nil {
+			r.Body = io.NopCloser(strings.NewReader(string(body)))
+			behind.ServeHTTP(w, r)
+			return
+		}
 		if status == 429 {
 			w.Header().Set("Retry-After", "7")
 		}
 		w.WriteHeader(status)
+		if status >= 400 {
+			fmt.Fprintf(w, "the tunnel answers %d", status)
+		}
 	}))
 	t.Cleanup(tn.srv.Close)
 	return tn
+}
+
+// fail makes the tunnel answer the statuses given, in turn, before it goes back to its usual
+// answer.
+func (tn *tunnel) fail(statuses ...int) {
+	tn.mu.Lock()
+	defer tn.mu.Unlock()
+	tn.script = append(tn.script, statuses...)
 }
 
 func (tn *tunnel) requests() []tunnelRequest {

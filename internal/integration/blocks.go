@@ -20,12 +20,13 @@ type BlockRequest struct {
 
 // BlockRenderEvent returns the ui_render event that renders an integration block of a page
 // of a published site (the `blocks` event of Document 3), and the version its answer may be
-// cached under (it changes with the script and the installations' configuration). The
-// integration must be installed, and active, on the site or on the page's space, have a
-// script and declare the block; otherwise it is a 404 saying so. The event is answered
-// synchronously and kept nowhere; it is read without writing anything (no API token: the
-// script renders from its props and configuration), so a page's rendering never moves the
-// database's generation.
+// cached under (it changes with the script, the installations' configuration and the
+// development tunnel). The integration must be installed, and active, on the site or on the
+// page's space, have a script (or, in development mode, a tunnel for the installation's
+// organization) and declare the block; otherwise it is a 404 saying so. The event is answered
+// synchronously and read without writing anything (no API token: the script renders from its
+// props and configuration), so a page's rendering never moves the database's generation; only
+// in development mode is it recorded, as the tunnel's events are (Deliverer.Block).
 func (s *Service) BlockRenderEvent(ctx context.Context, req BlockRequest) (Delivery, string, error) {
 	tx := s.store.Read()
 	var found *ContentInstallation
@@ -55,7 +56,11 @@ func (s *Service) BlockRenderEvent(ctx context.Context, req BlockRequest) (Deliv
 		return Delivery{}, "", err
 	}
 	_ = ok // siteInstaller's scope check: no scope is needed to render a block
-	if it.Script == "" {
+	now := s.clock.Now()
+	// In development mode the block goes to the tunnel, as every event does, when the site's
+	// organization (the installation's) is one whose events go there.
+	tunnel := it.tunnel(in.OrgID, now)
+	if it.Script == "" && tunnel == "" {
 		return Delivery{}, "", apperr.NotFoundf("integration %s has no script to render its blocks with", req.Integration)
 	}
 	if !slices.ContainsFunc(it.Manifest.Blocks, func(b Block) bool { return b.ID == req.Block }) {
@@ -65,14 +70,14 @@ func (s *Service) BlockRenderEvent(ctx context.Context, req BlockRequest) (Deliv
 	if props == nil {
 		props = map[string]any{}
 	}
-	ev := Event{ID: ids.New(), Integration: it.Name, InstallationID: in.ID, OrgID: in.OrgID, Type: "ui_render", CreatedAt: s.clock.Now()}
+	ev := Event{ID: ids.New(), Integration: it.Name, InstallationID: in.ID, OrgID: in.OrgID, Type: "ui_render", CreatedAt: now}
 	payload := map[string]any{"type": ev.Type, "eventId": ev.ID, "installationId": in.ID,
 		"componentId": req.Block, "props": props,
 		"context": map[string]any{"type": "document", "spaceId": req.SpaceID, "editable": false, "theme": "light"}}
 	if ev.Payload, err = json.Marshal(payload); err != nil {
 		return Delivery{}, "", err
 	}
-	d := Delivery{Integration: it, Installation: &in, Content: found, Event: ev, Attempt: 1}
+	d := Delivery{Integration: it, Installation: &in, Content: found, Event: ev, Attempt: 1, Tunnel: tunnel}
 	if err := s.openSecrets(&d); err != nil {
 		return Delivery{}, "", err
 	}

@@ -90,6 +90,23 @@ func (s *Service) Delivery(ctx context.Context, p DeliveryJobPayload) (d Deliver
 	return d, ok, err
 }
 
+// RecordTunnelAttempt records a synchronous event (fetch, ui_render, fetch_published_script,
+// fetch_visitor_authentication) that development mode sends to the tunnel, pending with its
+// attempt in the trace, so that the developer finds it among the integration's events and
+// its outcome (RecordOutcome) counts towards DevelopmentMaxFailures like an asynchronous
+// event's. The synchronous events a script answers are kept nowhere: a published page's blocks
+// and scripts would write on every read.
+func (s *Service) RecordTunnelAttempt(ctx context.Context, d Delivery) error {
+	now := s.clock.Now()
+	return s.store.Write(ctx, now, func(tx Tx) error {
+		ev := d.Event
+		ev.Status = Pending
+		ev.Trace = []LogEntry{{Message: fmt.Sprintf("attempt 1: POST %s/v1", strings.TrimRight(d.Tunnel, "/")), Timestamp: now, Level: "info"}}
+		_, err := tx.InsertEvent(ctx, ev)
+		return err
+	})
+}
+
 // withInstallation fills d's installation, its signing secret and a fresh installation token
 // for the script to call the API with.
 func (s *Service) withInstallation(ctx context.Context, tx Tx, d *Delivery, in Installation, now time.Time) error {

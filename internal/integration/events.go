@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"time"
 
 	"docsd/internal/apperr"
@@ -31,15 +32,22 @@ const TaskEvent = "task"
 type EventFilter struct {
 	ExcludeStatuses []string
 	ExcludeTypes    []string
+	// ExcludeUninstalled leaves out the events of these types that have no installation.
+	ExcludeUninstalled []string
 }
+
+// installedOnly are the types of events the public spec describes only with an installation:
+// a ui_render sent to a development tunnel for a render of no installation (a developer's
+// preview) is recorded, and shown by docsd's delivery extension alone.
+var installedOnly = []string{"ui_render"}
 
 // publicEvents is what the public event operations show: events with an outcome, of the
 // types the public spec describes.
-var publicEvents = EventFilter{ExcludeStatuses: []string{Pending}, ExcludeTypes: []string{TaskEvent}}
+var publicEvents = EventFilter{ExcludeStatuses: []string{Pending}, ExcludeTypes: []string{TaskEvent}, ExcludeUninstalled: installedOnly}
 
 // Public says whether the public event operations show ev.
 func (ev Event) Public() bool {
-	return ev.Status != Pending && ev.Type != TaskEvent
+	return ev.Status != Pending && ev.Type != TaskEvent && (ev.InstallationID != "" || !slices.Contains(installedOnly, ev.Type))
 }
 
 // DeliveryJob is the kind of the job that delivers one event.
@@ -96,6 +104,8 @@ func (s *Service) Event(ctx context.Context, c auth.Caller, name, id string) (Ev
 		return ev, err
 	case ev.Type == TaskEvent:
 		return Event{}, apperr.NotFoundf("event %s of integration %s is a task event, which this API's events do not show; GET its /delivery", id, name)
+	case !ev.Public() && ev.Status != Pending:
+		return Event{}, apperr.NotFoundf("event %s of integration %s is a %s of no installation, which this API's events do not show; GET its /delivery", id, name, ev.Type)
 	case ev.Status == Pending:
 		return Event{}, apperr.NotFoundf("event %s of integration %s has no outcome yet: its delivery is under way; GET its /delivery to follow it", id, name)
 	}

@@ -212,6 +212,7 @@ type Tx interface {
 
 	InsertEvent(ctx context.Context, ev Event) (inserted bool, err error) // false when the id exists
 	SpaceOrg(ctx context.Context, spaceID string) (string, error)
+	SiteOrg(ctx context.Context, siteID string) (string, error)
 	UpdateEvent(ctx context.Context, ev Event) error
 	Event(ctx context.Context, name, id string) (Event, error)
 	Events(ctx context.Context, name string, page paging.Request, f EventFilter) (paging.Result[Event], error)

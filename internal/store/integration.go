@@ -395,6 +395,12 @@ func (t integrationTx) SpaceOrg(ctx context.Context, spaceID string) (string, er
 	return org, integrationErr(err)
 }
 
+func (t integrationTx) SiteOrg(ctx context.Context, siteID string) (string, error) {
+	var org string
+	err := t.q.QueryRow(ctx, `SELECT organization_id FROM sites WHERE id = ?`, siteID).Scan(&org)
+	return org, integrationErr(err)
+}
+
 func (t integrationTx) UpdateEvent(ctx context.Context, ev integration.Event) error {
 	_, err := t.q.Exec(ctx, `UPDATE integration_events SET status = ?, trace = ? WHERE id = ?`, ev.Status, jsonText(ev.Trace), ev.ID)
 	return err
@@ -413,6 +419,9 @@ func (t integrationTx) Events(ctx context.Context, name string, page paging.Requ
 	}
 	for _, typ := range f.ExcludeTypes {
 		where, args = append(where, "type <> ?"), append(args, typ)
+	}
+	for _, typ := range f.ExcludeUninstalled {
+		where, args = append(where, "(type <> ? OR installation_id <> '')"), append(args, typ)
 	}
 	return Page(ctx, t.q, List{Select: integrationEventColumns, From: "FROM integration_events", Where: where,
 		Args: args, Order: []string{"created_at", "id"}, Desc: true}, page, scanIntegrationEvent)

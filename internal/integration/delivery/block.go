@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -60,19 +59,17 @@ func (d *Deliverer) Block(ctx context.Context, req integration.BlockRequest) (Bl
 	if ok && now.Before(a.Expires) {
 		return a, nil
 	}
-	res, err := d.answer(ctx, dl, nil, "render its block")
+	res, err := d.answer(ctx, dl, nil, purpose{what: "render its block", accepts: is200})
 	if err != nil {
 		return BlockAnswer{}, err
-	}
-	if res.Status != http.StatusOK {
-		return BlockAnswer{}, apperr.New(apperr.BadGateway, "integration %s: the script answered %d: %s", dl.Integration.Name, res.Status, snippet(res.Body))
 	}
 	out, err := contentkit.Render(res.Body)
 	if err != nil {
 		return BlockAnswer{}, apperr.New(apperr.BadGateway, "integration %s: %v", dl.Integration.Name, err)
 	}
 	a = BlockAnswer{Output: out, Policy: integration.CSPHeader(dl.Integration.Manifest.CSP)}
-	if age := MaxAge(res.Headers.Get("Cache-Control")); age > 0 {
+	// A development tunnel's answer is not kept: it changes with the developer's code.
+	if age := MaxAge(res.Headers.Get("Cache-Control")); age > 0 && dl.Tunnel == "" {
 		a.Expires = now.Add(age)
 		d.blocks.mu.Lock()
 		if d.blocks.answers == nil || len(d.blocks.answers) >= blocksKept {

@@ -2,11 +2,9 @@ package delivery
 
 import (
 	"context"
-	"net/http"
 	"strings"
 	"sync"
 
-	"docsd/internal/apperr"
 	"docsd/internal/jsrun"
 )
 
@@ -50,19 +48,19 @@ func (d *Deliverer) SiteScript(ctx context.Context, siteID, installationID strin
 		return SiteScriptAnswer{}, err
 	}
 	key = siteID + "\x00" + installationID + "\x00" + version
-	res, err := d.answer(ctx, dl, nil, "give its site script")
+	res, err := d.answer(ctx, dl, nil, purpose{what: "give its site script", accepts: is200})
 	if err != nil {
 		return SiteScriptAnswer{}, err
-	}
-	if res.Status != http.StatusOK {
-		return SiteScriptAnswer{}, apperr.New(apperr.BadGateway, "integration %s: the script answered %d: %s", dl.Integration.Name, res.Status, snippet(res.Body))
 	}
 	a = SiteScriptAnswer{Body: res.Body, ContentType: res.Headers.Get("Content-Type"), CacheControl: res.Headers.Get("Cache-Control")}
 	if !strings.Contains(a.ContentType, "javascript") {
 		a.ContentType = "application/javascript; charset=utf-8"
 	}
 	if dl.Tunnel != "" {
-		return a, nil // a development tunnel's answer changes with the developer's code
+		// A development tunnel's answer changes with the developer's code, under the same
+		// version: neither kept here nor by the browser.
+		a.CacheControl = "no-cache"
+		return a, nil
 	}
 	d.siteScripts.mu.Lock()
 	if d.siteScripts.answers == nil || len(d.siteScripts.answers) >= siteScriptsKept {
@@ -82,9 +80,6 @@ func (d *Deliverer) VisitorAuthentication(ctx context.Context, siteID, installat
 	if err != nil {
 		return nil, err
 	}
-	res, err := d.answer(ctx, dl, nil, "authenticate the site's visitor")
-	if err == nil && (res.Status < 200 || res.Status >= 400) {
-		return nil, apperr.New(apperr.BadGateway, "integration %s: the script answered %d: %s", dl.Integration.Name, res.Status, snippet(res.Body))
-	}
-	return res, err
+	return d.answer(ctx, dl, nil, purpose{what: "authenticate the site's visitor",
+		accepts: func(status int) bool { return status >= 200 && status < 400 }})
 }

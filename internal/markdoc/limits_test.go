@@ -42,7 +42,9 @@ func TestPathologicalInputs(t *testing.T) {
 			markdoc.Sections(md)
 			elapsed := time.Since(start)
 			t.Logf("%d bytes in %v", len(md), elapsed)
-			if elapsed > 10*time.Second {
+			// A guard against runaway (exponential) parsing only, so far above the 0.1-0.9s these
+			// take on an idle machine that a machine load of 30 (which took one to 11s) passes.
+			if elapsed > time.Minute {
 				t.Errorf("took %v", elapsed)
 			}
 			checkStructure(t, doc)

@@ -72,7 +72,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.Warmup, "warmup", 2*time.Second, "unmeasured load on each server before measuring an endpoint")
 	fs.IntVar(&o.Slices, "slices", 5, "measure in this many alternating slices per server, so machine noise falls on both alike")
 	fs.IntVar(&o.Connections, "connections", 64, "keep-alive connections, one request in flight on each")
-	fs.StringVar(&o.Endpoints, "endpoints", "all", "comma-separated endpoints to measure: org, members, or all")
+	fs.StringVar(&o.Endpoints, "endpoints", "all", "comma-separated endpoints to measure: org, members, page-uncached, page, published, patch, or all")
 	fs.IntVar(&o.Members, "members", 20, "members seeded into the organization besides its administrator")
 	fs.Int64Var(&o.MaxRequests, "max-requests", 5_000_000, "cap on requests per endpoint and server, warm-up included")
 	fs.StringVar(&o.LogLevel, "log-level", "info", "docsd's log level; info (its default) writes a log line per request")

@@ -22,6 +22,7 @@ import (
 
 	"docsd/internal/app"
 	"docsd/internal/config"
+	"docsd/internal/jsonlog"
 	"docsd/internal/logbuf"
 )
 
@@ -162,7 +163,7 @@ func migrate(ctx context.Context, args []string, getenv func(string) string, std
 }
 
 func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	return slog.New(jsonlog.New(w, &slog.HandlerOptions{Level: cfg.LogLevel}))
 }
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {

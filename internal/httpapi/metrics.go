@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -20,6 +21,21 @@ type metrics struct {
 	cacheHits prometheus.Counter
 	// rateLimited counts requests answered 429, by the bucket that was spent.
 	rateLimited *prometheus.CounterVec
+	// series holds each (route, method, status)'s counter and histogram once looked up:
+	// WithLabelValues validates, hashes and formats its labels on every call, which was most
+	// of a request's metrics cost on a cached read. Routes are the registered patterns and
+	// statuses few, so the map stays small.
+	series sync.Map // seriesKey → *requestSeries
+}
+
+type seriesKey struct {
+	route, method string
+	status        int
+}
+
+type requestSeries struct {
+	count    prometheus.Counter
+	duration prometheus.Observer
 }
 
 func newMetrics() *metrics {
@@ -49,8 +65,17 @@ func newMetrics() *metrics {
 }
 
 func (m *metrics) observe(route, method string, status int, d time.Duration) {
-	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
-	m.duration.WithLabelValues(route).Observe(d.Seconds())
+	k := seriesKey{route, method, status}
+	v, ok := m.series.Load(k)
+	if !ok {
+		v, _ = m.series.LoadOrStore(k, &requestSeries{
+			count:    m.requests.WithLabelValues(route, method, strconv.Itoa(status)),
+			duration: m.duration.WithLabelValues(route),
+		})
+	}
+	rs := v.(*requestSeries)
+	rs.count.Inc()
+	rs.duration.Observe(d.Seconds())
 }
 
 func (m *metrics) handler() http.Handler {

@@ -1,0 +1,117 @@
+// Package jsonlog is slog's JSON handler with a fast path for the server's request line.
+// Every request writes that line, and slog's generic path (a Record with its attributes, each
+// value boxed and escaped, a pooled buffer) was about half the cost of logging a cached read.
+// Request writes the same bytes the JSON handler would, straight into a buffer of its own.
+package jsonlog
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Handler is a slog.JSONHandler (it handles every record) that can also write the request
+// line directly. Attributes or groups added with WithAttrs/WithGroup give a plain JSON
+// handler, so lines that must carry them never take the fast path.
+type Handler struct {
+	*slog.JSONHandler
+	out *lockedWriter
+}
+
+// lockedWriter makes each line one Write, whichever path made it, so that the handler's lines
+// and the fast path's never interleave on a writer that is not safe for concurrent use.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// New returns a handler writing JSON lines to w. opts must not have ReplaceAttr or AddSource:
+// the fast path writes the keys and values as given.
+func New(w io.Writer, opts *slog.HandlerOptions) *Handler {
+	if opts != nil && (opts.ReplaceAttr != nil || opts.AddSource) {
+		panic("jsonlog: ReplaceAttr and AddSource are not supported")
+	}
+	out := &lockedWriter{w: w}
+	return &Handler{JSONHandler: slog.NewJSONHandler(out, opts), out: out}
+}
+
+// RequestLine is what the server logs of a finished request.
+type RequestLine struct {
+	Time                    time.Time
+	RequestID, Method, Path string
+	Route                   string
+	Status, Bytes           int
+	Duration                time.Duration
+}
+
+var lines = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+// Request writes l at level info as the JSON handler writes
+// slog.Info("request", "requestId", …, "method", …, "path", …, "route", …, "status", …,
+// "bytes", …, "duration", "1.234ms"). The caller checks that info is enabled. A string the
+// handler would escape sends the line through the handler, so the output is the same.
+func (h *Handler) Request(ctx context.Context, l RequestLine) {
+	if !plain(l.RequestID) || !plain(l.Method) || !plain(l.Path) || !plain(l.Route) {
+		r := slog.NewRecord(l.Time, slog.LevelInfo, "request", 0)
+		r.AddAttrs(
+			slog.String("requestId", l.RequestID),
+			slog.String("method", l.Method),
+			slog.String("path", l.Path),
+			slog.String("route", l.Route),
+			slog.Int("status", l.Status),
+			slog.Int("bytes", l.Bytes),
+			slog.String("duration", Millis(l.Duration)),
+		)
+		h.JSONHandler.Handle(ctx, r)
+		return
+	}
+	bp := lines.Get().(*[]byte)
+	b := append((*bp)[:0], `{"time":"`...)
+	b = l.Time.AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","level":"INFO","msg":"request","requestId":"`...)
+	b = append(b, l.RequestID...)
+	b = append(b, `","method":"`...)
+	b = append(b, l.Method...)
+	b = append(b, `","path":"`...)
+	b = append(b, l.Path...)
+	b = append(b, `","route":"`...)
+	b = append(b, l.Route...)
+	b = append(b, `","status":`...)
+	b = strconv.AppendInt(b, int64(l.Status), 10)
+	b = append(b, `,"bytes":`...)
+	b = strconv.AppendInt(b, int64(l.Bytes), 10)
+	b = append(b, `,"duration":"`...)
+	b = appendMillis(b, l.Duration)
+	b = append(b, "\"}\n"...)
+	h.out.Write(b)
+	*bp = b
+	lines.Put(bp)
+}
+
+// Millis formats d as the request line's duration: milliseconds to the microsecond, "1.234ms".
+func Millis(d time.Duration) string { return string(appendMillis(nil, d)) }
+
+func appendMillis(b []byte, d time.Duration) []byte {
+	b = strconv.AppendFloat(b, float64(d.Microseconds())/1000, 'f', 3, 64)
+	return append(b, "ms"...)
+}
+
+// plain reports whether s is written as is inside a JSON string by slog: printable ASCII
+// without quote or backslash.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,50 @@
+package jsonlog
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"testing"
+	"time"
+)
+
+// The fast path must write exactly what slog's JSON handler writes for the same line, plain
+// strings or ones needing escapes (which take the handler's path).
+func TestRequestWritesWhatTheJSONHandlerWrites(t *testing.T) {
+	at := time.Date(2026, 11, 28, 15, 4, 5, 123456789, time.FixedZone("", 3600))
+	for _, l := range []RequestLine{
+		{Time: at, RequestID: "ab12-3f", Method: "GET", Path: "/v1/spaces/s1/content/page/p1",
+			Route: "GET /v1/spaces/{spaceId}/content/page/{pageId}", Status: 200, Bytes: 6664, Duration: 1234567 * time.Nanosecond},
+		{Time: at.UTC(), RequestID: "x", Method: "FOO", Path: "/a<b>&c", Route: "unmatched", Status: 404, Bytes: 0, Duration: 0},
+		{Time: at, RequestID: "q\"uote", Method: "GET", Path: "/é/\\/\n", Route: "unmatched", Status: 500, Bytes: -1, Duration: 3 * time.Second},
+	} {
+		var got, want bytes.Buffer
+		New(&got, nil).Request(context.Background(), l)
+		slog.New(slog.NewJSONHandler(&want, nil)).LogAttrs(context.Background(), slog.LevelInfo, "request",
+			slog.String("requestId", l.RequestID), slog.String("method", l.Method), slog.String("path", l.Path),
+			slog.String("route", l.Route), slog.Int("status", l.Status), slog.Int("bytes", l.Bytes),
+			slog.String("duration", Millis(l.Duration)))
+		// LogAttrs stamps the current time: put the line's own in its place.
+		w := want.Bytes()
+		i, j := bytes.Index(w, []byte(`"time":"`))+len(`"time":"`), bytes.Index(w, []byte(`","level"`))
+		w = append(append(append([]byte{}, w[:i]...), l.Time.Format(time.RFC3339Nano)...), w[j:]...)
+		if got.String() != string(w) {
+			t.Errorf("fast path wrote\n%s\nthe JSON handler\n%s", got.String(), w)
+		}
+	}
+	if d := Millis(1234567 * time.Nanosecond); d != "1.234ms" {
+		t.Errorf("Millis = %q, want 1.234ms", d)
+	}
+}
+
+func TestRequestFollowsTheLevel(t *testing.T) {
+	var out bytes.Buffer
+	h := New(&out, &slog.HandlerOptions{Level: slog.LevelWarn})
+	if h.Enabled(context.Background(), slog.LevelInfo) {
+		t.Fatal("info enabled at level warn")
+	}
+	slog.New(h).Warn("w", "k", 1)
+	if !bytes.Contains(out.Bytes(), []byte(`"msg":"w","k":1`)) {
+		t.Fatalf("the handler's own records: %s", out.String())
+	}
+}

@@ -200,6 +200,9 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	// An hour: with a language model, a run asks it about each of up to 500 conversations.
 	a.Jobs.Register(conversation.JobKind, a.Conversations.HandleJob, jobs.Backoff(time.Second, time.Minute),
 		jobs.Timeout(time.Hour))
+	// A draft asks the model once per try; a model that stays down gets 30 tries, up to an hour apart.
+	a.Jobs.Register(conversation.DraftJobKind, a.Conversations.HandleDraftJob, jobs.Backoff(time.Second, time.Hour),
+		jobs.MaxAttempts(30), jobs.Timeout(10*time.Minute))
 	if err := a.openTranslations(ctx); err != nil {
 		db.Close()
 		return nil, err

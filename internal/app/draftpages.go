@@ -40,14 +40,13 @@ func (d draftPages) Page(ctx context.Context, c auth.Caller, spaceID, pageID str
 	return p.ID, p.Title, p.Markdown, nil
 }
 
-func (d draftPages) Propose(ctx context.Context, c auth.Caller, spaceID, pageID, subject, markdown string) (string, error) {
+func (d draftPages) Open(ctx context.Context, c auth.Caller, spaceID, subject string) (string, error) {
 	cr, err := d.a.ChangeRequests.Create(ctx, c, spaceID, changereq.Create{Subject: subject})
-	if err != nil {
-		return "", err
-	}
-	if _, err := d.a.ChangeRequests.UpdatePage(ctx, c, spaceID, cr.ID, pageID,
-		changereq.PageEdit{Markdown: opt.Of(markdown)}); err != nil {
-		return "", err
-	}
-	return cr.ID, nil
+	return cr.ID, err
+}
+
+func (d draftPages) Edit(ctx context.Context, c auth.Caller, spaceID, changeRequest, pageID, markdown string) error {
+	_, err := d.a.ChangeRequests.UpdatePage(ctx, c, spaceID, changeRequest, pageID,
+		changereq.PageEdit{Markdown: opt.Of(markdown)})
+	return err
 }

@@ -22,6 +22,11 @@ import (
 // JobKind processes an organization's newly ingested conversations.
 const JobKind = "conversations.process"
 
+// DraftJobKind drafts the change request of one new agent task (with a language model). It
+// is enqueued in the transaction that creates the task, so a process that stops before the
+// draft is made leaves the job for the next one.
+const DraftJobKind = "agentTasks.draft"
+
 // MaxBatch is the most conversations one ingestConversation request may carry.
 const MaxBatch = 100
 
@@ -135,6 +140,10 @@ type Store interface {
 	SetTaskStatus(ctx context.Context, orgID, id, status string, now time.Time) (Task, error)
 	// SetTaskChangeRequest links a task to the change request drafted for it.
 	SetTaskChangeRequest(ctx context.Context, orgID, id, changeRequest string, now time.Time) error
+	// OpenedDraft is the change request that author opened in the task's space with subject
+	// since the task was created and that no task links, "" if none: the draft of an attempt
+	// that stopped between opening it and linking it.
+	OpenedDraft(ctx context.Context, t Task, author, subject string) (string, error)
 	Setup(ctx context.Context, orgID string) (SetupStats, error)
 	// Process runs fn in one write transaction holding the organization's processing lock.
 	Process(ctx context.Context, orgID string, now time.Time, fn func(w Writer) error) error
@@ -153,6 +162,8 @@ type Writer interface {
 	PendingClusters(ctx context.Context, orgID string) ([]Cluster, error)
 	HasTask(ctx context.Context, clusterID string) (bool, error)
 	InsertTask(ctx context.Context, t Task) error
+	// Enqueue adds a job in the transaction; a queued job with the same dedupe key is kept.
+	Enqueue(ctx context.Context, kind string, payload any, dedupeKey string) error
 	OrgSpaces(ctx context.Context, orgID string) ([]string, error)
 	// OrgAdmin is the organization's longest-standing enabled admin, "" if none: the author
 	// of the change requests drafted for agent tasks.

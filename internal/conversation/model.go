@@ -28,9 +28,10 @@ type Pages interface {
 	// Page returns a page's title and markdown in the space's current revision; pageID ""
 	// means the space's first page (its id is returned).
 	Page(ctx context.Context, c auth.Caller, spaceID, pageID string) (id, title, markdown string, err error)
-	// Propose opens a change request on the space whose content has the page's markdown
-	// replaced by markdown, and returns the change request's id.
-	Propose(ctx context.Context, c auth.Caller, spaceID, pageID, subject, markdown string) (string, error)
+	// Open opens an empty change request on the space and returns its id.
+	Open(ctx context.Context, c auth.Caller, spaceID, subject string) (string, error)
+	// Edit replaces the page's markdown in the change request.
+	Edit(ctx context.Context, c auth.Caller, spaceID, changeRequest, pageID, markdown string) error
 }
 
 // UseModel turns on the model's work. pages may be nil: tasks then get no drafts.

@@ -440,9 +440,9 @@ func (s *Service) checkDocs(ctx context.Context, orgID string, now time.Time) er
 			}
 		}
 	}
-	var created []Task
-	err = s.store.Process(ctx, orgID, now, func(w Writer) error {
-		created = created[:0]
+	// Each new task's draft is a job enqueued with the task: a process that stops before
+	// drafting leaves the job to the next, and the job links at most one change request.
+	return s.store.Process(ctx, orgID, now, func(w Writer) error {
 		for _, cl := range pending {
 			cl.Status = ClusterAnalysed
 			if err := w.PutCluster(ctx, cl); err != nil {
@@ -458,7 +458,8 @@ func (s *Service) checkDocs(ctx context.Context, orgID string, now time.Time) er
 				continue
 			}
 			sp := spaces[0]
-			if n, ok := nearest[cl.ID]; ok {
+			n, draft := nearest[cl.ID]
+			if draft {
 				sp = n[0]
 			}
 			t := Task{ID: ids.New(), OrgID: orgID, ClusterID: cl.ID, SpaceID: sp, Status: TaskBacklog,
@@ -467,27 +468,51 @@ func (s *Service) checkDocs(ctx context.Context, orgID string, now time.Time) er
 			if err := w.InsertTask(ctx, t); err != nil {
 				return err
 			}
-			created = append(created, t)
+			if draft {
+				if err := w.Enqueue(ctx, DraftJobKind, draftPayload{Org: orgID, Task: t.ID, Page: n[1], Author: admin},
+					DraftJobKind+":"+t.ID); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	})
-	if err != nil {
+}
+
+// draftPayload is a DraftJobKind job's: the task, the page its draft edits ("" for the
+// space's first) and the user the change request is opened as.
+type draftPayload struct {
+	Org    string `json:"org"`
+	Task   string `json:"task"`
+	Page   string `json:"page,omitempty"`
+	Author string `json:"author"`
+}
+
+// HandleDraftJob drafts the change request of one agent task. It is idempotent: a task that
+// has its change request is left alone, and a change request opened by an attempt that
+// stopped before linking it is reused, so retries never open a second one. A failure (the
+// model down) is retried by the queue; a task or page that is gone ends the job.
+func (s *Service) HandleDraftJob(ctx context.Context, raw json.RawMessage) error {
+	var p draftPayload
+	if json.Unmarshal(raw, &p) != nil || p.Org == "" || p.Task == "" || p.Author == "" {
+		return nil
+	}
+	if s.model == nil || s.pages == nil {
+		return nil // the model is no longer configured: the task stands without a draft
+	}
+	t, err := s.store.Task(ctx, p.Org, p.Task)
+	if errors.Is(err, ErrNotFound) || apperr.Is(err, apperr.NotFound) {
+		return nil
+	}
+	if err != nil || t.ChangeRequest != "" {
 		return err
 	}
-	for _, t := range created {
-		n, ok := nearest[t.ClusterID]
-		if !ok {
-			continue
-		}
-		if err := s.draftTask(ctx, auth.Caller{UserID: admin}, t, n[1]); err != nil {
-			// The task stands without a draft; the model or the page may be back next time.
-			s.log.Warn("agent task: no drafted change request", "task", t.ID, "err", err)
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-		}
+	err = s.draftTask(ctx, auth.Caller{UserID: p.Author}, t, p.Page)
+	if apperr.Is(err, apperr.NotFound) || apperr.Is(err, apperr.Forbidden) {
+		s.log.Warn("agent task: no drafted change request", "task", t.ID, "err", err)
+		return nil // the page, space or author's rights are gone; retrying cannot help
 	}
-	return nil
+	return err
 }
 
 // draftTask asks the model for an edit of the page that answers the task's cluster, opens it
@@ -509,8 +534,17 @@ func (s *Service) draftTask(ctx context.Context, c auth.Caller, t Task, pageID s
 	if err != nil {
 		return err
 	}
-	cr, err := s.pages.Propose(ctx, c, t.SpaceID, pageID, shorten(t.Title, 100), edited)
+	subject := shorten(t.Title, 100)
+	cr, err := s.store.OpenedDraft(ctx, t, c.UserID, subject)
 	if err != nil {
+		return err
+	}
+	if cr == "" {
+		if cr, err = s.pages.Open(ctx, c, t.SpaceID, subject); err != nil {
+			return err
+		}
+	}
+	if err := s.pages.Edit(ctx, c, t.SpaceID, cr, pageID, edited); err != nil {
 		return err
 	}
 	return s.store.SetTaskChangeRequest(ctx, t.OrgID, t.ID, cr, s.clock.Now())

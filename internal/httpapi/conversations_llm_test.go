@@ -21,7 +21,8 @@ import (
 // <topic> …"), embeds texts by topic (billing, sign-in, other: three orthogonal vectors)
 // and drafts page edits (the page plus an "## Answers" section); in mode "fail" every
 // request gets a 500; in mode "hang" no answer comes before the client gives up; in mode
-// "noembed" it has no embeddings endpoint (404), as some chat-only servers.
+// "noembed" it has no embeddings endpoint (404), as some chat-only servers; in mode
+// "nodraft" it answers all but the drafts, which get a 500. setMode changes the mode.
 type modelStandIn struct {
 	t    *testing.T
 	mode string
@@ -48,8 +49,17 @@ func topicOf(s string) string {
 	return "other"
 }
 
+func (m *modelStandIn) setMode(mode string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.mode = mode
+}
+
 func (m *modelStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	switch m.mode {
+	m.mu.Lock()
+	mode := m.mode
+	m.mu.Unlock()
+	switch mode {
 	case "fail":
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusInternalServerError)
@@ -63,7 +73,7 @@ func (m *modelStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	if m.mode == "noembed" && r.URL.Path == "/v1/embeddings" { // a chat-only server
+	if mode == "noembed" && r.URL.Path == "/v1/embeddings" { // a chat-only server
 		http.NotFound(w, r)
 		return
 	}
@@ -126,6 +136,12 @@ func (m *modelStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			b, _ := json.Marshal(out)
 			answer = "Here you are:\n```json\n" + string(b) + "\n```"
+		case strings.Contains(system, "You edit a documentation page") && mode == "nodraft":
+			m.mu.Unlock()
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusInternalServerError)
+			w.Write([]byte(`{"error":{"message":"model crashed","type":"server_error"}}`))
+			return
 		case strings.Contains(system, "You edit a documentation page"):
 			m.drafts++
 			m.draftUsers = append(m.draftUsers, user)

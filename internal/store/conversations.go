@@ -330,6 +330,17 @@ func (s Conversations) SetTaskChangeRequest(ctx context.Context, orgID, id, chan
 	})
 }
 
+func (s Conversations) OpenedDraft(ctx context.Context, t conversation.Task, author, subject string) (string, error) {
+	found, err := column[string](ctx, s.DB.Read(), `SELECT cr.id FROM change_requests cr WHERE cr.space_id = ?
+		AND cr.created_by = ? AND cr.subject = ? AND cr.created_at >= ? AND cr.status = 'open'
+		AND NOT EXISTS (SELECT 1 FROM agent_tasks t WHERE t.change_request_id = cr.id)
+		ORDER BY cr.created_at, cr.id LIMIT 1`, t.SpaceID, author, subject, Micros(t.CreatedAt))
+	if err != nil || len(found) == 0 {
+		return "", err
+	}
+	return found[0], nil
+}
+
 func (s Conversations) Setup(ctx context.Context, orgID string) (conversation.SetupStats, error) {
 	st := conversation.SetupStats{Tasks: map[string]int{}, Sources: map[string]int{}}
 	q := s.DB.Read()
@@ -512,6 +523,10 @@ func (w convWriter) InsertTask(ctx context.Context, t conversation.Task) error {
 		t.ID, t.OrgID, t.ClusterID, t.SpaceID, t.Title, t.Description, t.Status, Micros(t.CreatedAt), Micros(t.UpdatedAt),
 		t.ChangeRequest)
 	return err
+}
+
+func (w convWriter) Enqueue(ctx context.Context, kind string, payload any, dedupeKey string) error {
+	return w.q.EnqueueJob(ctx, kind, payload, time.Time{}, dedupeKey)
 }
 
 func (w convWriter) OrgSpaces(ctx context.Context, orgID string) ([]string, error) {

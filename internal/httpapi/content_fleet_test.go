@@ -66,20 +66,7 @@ func TestPageReadsSeeChangesMadeByAnotherServer(t *testing.T) {
 		grant(t, e, e.Admin, "/v1/spaces/"+sp, "read", []string{holder.ID}, nil)
 		readTwice(holder, 200)
 		e.Get(holder, "/v1/user").Expect(200)
-		// There is no route that deletes a token yet: another process's handle on the database
-		// stands for the admin command or server that would.
-		other, err := store.Open(context.Background(), e.App.Config.DatabaseURL)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer other.Close()
-		err = other.Write(context.Background(), time.Now(), func(q *store.Q) error {
-			_, err := q.Exec(context.Background(), `DELETE FROM api_tokens WHERE user_id = ?`, holder.ID)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		deleteTokensElsewhere(t, e, holder.ID)
 		e.Get(holder, page).ExpectError(401)
 		e.Get(holder, "/v1/spaces/"+sp+"/content/page/absent").ExpectError(401)
 		e.Get(holder, "/v1/spaces/absent/content/page/p1").ExpectError(401)
@@ -119,5 +106,24 @@ func TestPageReadStatements(t *testing.T) {
 	}
 	if n := fewest(pages); n > 1 {
 		t.Errorf("a second read of a page ran %d statements, want at most 1", n)
+	}
+}
+
+// deleteTokensElsewhere deletes a user's API tokens through a database handle of its own, as
+// another process would (there is no route that deletes a token yet; this stands for the admin
+// command or the other server that would), so this server learns of it only from the database.
+func deleteTokensElsewhere(t *testing.T, e *apitest.Env, userID string) {
+	t.Helper()
+	other, err := store.Open(context.Background(), e.App.Config.DatabaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	err = other.Write(context.Background(), time.Now(), func(q *store.Q) error {
+		_, err := q.Exec(context.Background(), `DELETE FROM api_tokens WHERE user_id = ?`, userID)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

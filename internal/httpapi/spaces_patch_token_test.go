@@ -1,13 +1,10 @@
 package httpapi_test
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"docsd/internal/apitest"
 	"docsd/internal/auth"
-	"docsd/internal/store"
 )
 
 // A change made with a token this server already knows is served without reading the token
@@ -24,18 +21,7 @@ func TestKnownTokenDeletedElsewhereChangesNothing(t *testing.T) {
 	e.Patch(holder, path, map[string]any{"title": "Kept"}).Expect(200) // this server knows the token
 	e.Patch(holder, "/v1/orgs/"+e.Org, map[string]any{"title": "Org kept"}).Expect(200)
 
-	other, err := store.Open(context.Background(), e.App.Config.DatabaseURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	err = other.Write(context.Background(), time.Now(), func(q *store.Q) error {
-		_, err := q.Exec(context.Background(), `DELETE FROM api_tokens WHERE user_id = ?`, holder.ID)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	deleteTokensElsewhere(t, e, holder.ID)
 	e.Patch(holder, path, map[string]any{"title": "Changed"}).ExpectError(401)
 	e.Patch(holder, path, map[string]any{"title": 3}).ExpectError(401)
 	e.Patch(holder, "/v1/orgs/"+e.Org, map[string]any{"title": "Org changed"}).ExpectError(401)

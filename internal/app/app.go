@@ -4,6 +4,7 @@ package app
 
 import (
 	"context"
+	"docsd/internal/agentconv"
 	"docsd/internal/blob"
 	"docsd/internal/changereq"
 	"docsd/internal/comment"
@@ -91,6 +92,7 @@ type App struct {
 	Outbox         *outbox.Runner // event consumers, registered in Open, run during Serve
 	Translations   *translate.Service
 	Conversations  *conversation.Service
+	AgentConv      *agentconv.Service
 	LLMMetrics     *translate.LLMMetrics
 
 	// RateLimiter counts requests for the configured limits; on PostgreSQL its counts are
@@ -203,6 +205,7 @@ func Open(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	// A draft asks the model once per try; a model that stays down gets 30 tries, up to an hour apart.
 	a.Jobs.Register(conversation.DraftJobKind, a.Conversations.HandleDraftJob, jobs.Backoff(time.Second, time.Hour),
 		jobs.MaxAttempts(30), jobs.Timeout(10*time.Minute))
+	a.AgentConv = agentconv.NewService(store.AgentConversations{DB: db}, a.Orgs, a.ChangeRequests, a.Clock, a.Log)
 	if err := a.openTranslations(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -279,7 +282,7 @@ func (a *App) Listen() error {
 		ChangeRequests: a.ChangeRequests, GitImport: a.GitImport, GitSync: a.GitSync, Embeds: a.Embeds, Imports: a.Imports, Comments: a.Comments, Sites: a.Sites, Ready: a.DB.Ping,
 		Integrations: a.Integrations, IntegrationScripts: a.Deliveries, OpenAPI: a.OpenAPI,
 		PDF: a.PDF, Build: buildinfo.Read(), ImportSyncPages: a.Config.ImportSyncPages, Search: a.Search,
-		Translations: a.Translations, Conversations: a.Conversations,
+		Translations: a.Translations, Conversations: a.Conversations, AgentConversations: a.AgentConv,
 		PublishedSites: published,
 	}
 	deps.Computed = &computed.Registry{}

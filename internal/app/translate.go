@@ -22,8 +22,9 @@ func (a *App) openTranslations(ctx context.Context) error {
 		EmbeddingModel: l.LLMEmbeddingModel, Timeout: l.LLMTimeout}, a.Log, a.LLMMetrics); m != nil {
 		llm = m
 		// The same model sharpens conversation issues, embeds them and drafts agent tasks'
-		// change requests.
+		// change requests, and answers and titles users' agent conversations.
 		a.Conversations.UseModel(m, draftPages{a})
+		a.AgentConv.UseModel(m)
 	}
 	var apertium translate.Provider
 	if ap := translate.NewApertium(ctx, l.ApertiumCommand); ap != nil {

@@ -406,6 +406,9 @@ func (f *fuzzer) objects(owner apitest.Actor, orgID string, into map[string][]st
 			map[string]any{"title": "Fuzz page " + mark, "markdown": "Some text of " + mark + "."}), "page"))
 		crc := e.Post(owner, "/v1/spaces/"+space+"/change-requests/"+crID+"/comments", map[string]any{"body": map[string]any{"markdown": "A comment " + mark}})
 		add("commentId", id(crc, "id"))
+		conv := e.Post(owner, "/v1/spaces/"+space+"/change-requests/"+crID+"/conversations/default/messages",
+			map[string]any{"markdown": "A question about " + mark})
+		add("conversationId", id(conv, "conversation.id"))
 	}
 	cm := id(e.Post(owner, "/v1/spaces/"+space+"/comments", map[string]any{"body": map[string]any{"markdown": "A comment " + mark}}), "id")
 	add("commentId", cm)

@@ -495,4 +495,19 @@ var routeNeeds = map[string]routeNeed{
 	"GET /v1/orgs/{organizationId}/agent-tasks/{agentTaskId}":          needRead,
 	"PATCH /v1/orgs/{organizationId}/agent-tasks/{agentTaskId}":        needEdit,
 	"GET /v1/orgs/{organizationId}/agents-setup":                       needRead,
+
+	// Agent conversations: any member uses the organization agent, in conversations of their
+	// own (another's is 404 to them); a change request's are read with it, and the edit role
+	// on its space renames, deletes and sends messages.
+	"GET /v1/orgs/{organizationId}/agent/conversations":                                                   needRead,
+	"PUT /v1/orgs/{organizationId}/agent/conversations/{conversationId}":                                  needRead,
+	"PATCH /v1/orgs/{organizationId}/agent/conversations/{conversationId}":                                needRead,
+	"DELETE /v1/orgs/{organizationId}/agent/conversations/{conversationId}":                               needRead,
+	"GET /v1/orgs/{organizationId}/agent/conversations/{conversationId}/messages":                         needRead,
+	"POST /v1/orgs/{organizationId}/agent/conversations/{conversationId}/messages":                        needRead,
+	"GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations":                            needRead,
+	"PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations/{conversationId}":         needEdit,
+	"DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations/{conversationId}":        needEdit,
+	"GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations/{conversationId}/messages":  needRead,
+	"POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations/{conversationId}/messages": needEdit,
 }

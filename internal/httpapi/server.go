@@ -5,6 +5,7 @@ package httpapi
 import (
 	"cmp"
 	"context"
+	"docsd/internal/agentconv"
 	"docsd/internal/blob"
 	"docsd/internal/changereq"
 	"docsd/internal/comment"
@@ -78,6 +79,8 @@ type Deps struct {
 	OpenAPI         *openapi.Service // the organizations' OpenAPI specs
 	Translations    *translate.Service
 	Conversations   *conversation.Service
+	// AgentConversations are users' conversations with the AI agent.
+	AgentConversations *agentconv.Service
 	// IntegrationScripts runs integration scripts for the answers that wait on them (renders).
 	IntegrationScripts IntegrationScripts
 	PublishedSites     *sitehttp.Handler // readers' side of sites, outside the API
@@ -176,6 +179,7 @@ func New(d Deps) *Server {
 	s.openAPISpecRoutes()
 	s.translationRoutes()
 	s.conversationRoutes()
+	s.agentConversationRoutes()
 	s.handler = s.outer(s.siteHosts(http.HandlerFunc(s.dispatch)))
 	return s
 }

@@ -54,9 +54,17 @@ func newTextChecker(pattern string) textChecker {
 	var tc textChecker
 	for _, m := range wildcard.FindAllStringSubmatch(pattern, -1) {
 		tc.names = append(tc.names, m[1])
-		tc.ids = append(tc.ids, isIDParam(m[1]))
+		tc.ids = append(tc.ids, isIDParam(m[1]) && !clientChosenID(pattern, m[1]))
 	}
 	return tc
+}
+
+// clientChosenID reports the id parameters whose values clients choose, in an alphabet
+// wider than docsd's ids (UUIDs, nanoids): an agent conversation's id. The service checks
+// them as text.
+func clientChosenID(pattern, name string) bool {
+	return name == "conversationId" && (strings.Contains(pattern, "/agent/conversations/{conversationId}") ||
+		strings.Contains(pattern, "/change-requests/{changeRequestId}/conversations/{conversationId}"))
 }
 
 func (tc textChecker) check(r *http.Request) error {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -316,4 +317,41 @@ func TestAgentConversationsChangeRequest(t *testing.T) {
 		e.Patch(alice, base+"/default2", map[string]any{"title": "Old"}).Expect(200)
 		e.Delete(alice, base+"/default2").Expect(http.StatusResetContent)
 	})
+}
+
+// TestAgentConversationsConcurrentFirstMessages: members sending the first messages of one
+// change request conversation at once make one conversation holding every message.
+func TestAgentConversationsConcurrentFirstMessages(t *testing.T) {
+	e := apitest.New(t)
+	sp := newSpace(t, e, e.Admin, e.Org, map[string]any{"title": "Docs"})
+	cr := e.Post(e.Admin, changeRequestsPath(sp), map[string]any{"subject": "Race"})
+	base := changeRequestsPath(sp) + "/" + cr.Str("id") + "/conversations"
+	const n = 8
+	statuses := make(chan int, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses <- e.Post(e.Admin, base+"/default/messages", map[string]any{"markdown": fmt.Sprintf("Message %d", i)}).Status
+		}()
+	}
+	wg.Wait()
+	close(statuses)
+	for s := range statuses {
+		if s != 201 {
+			t.Errorf("a concurrent send answered %d", s)
+		}
+	}
+	if c := e.Get(e.Admin, base).Expect(200).Num("count"); c != 1 {
+		t.Fatalf("%v conversations, want 1", c)
+	}
+	msgs := e.WalkList(e.Admin, base+"/default/messages", 3)
+	seen := map[string]bool{}
+	for _, m := range msgs {
+		seen[m["markdown"].(string)] = true
+	}
+	if len(msgs) != n || len(seen) != n {
+		t.Errorf("%d messages (%d distinct), want %d", len(msgs), len(seen), n)
+	}
 }

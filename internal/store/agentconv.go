@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"docsd/internal/agentconv"
@@ -80,11 +81,15 @@ func (s AgentConversations) Append(ctx context.Context, a agentconv.Append, now 
 	err := s.DB.Write(ctx, now, func(q *Q) error {
 		out = out[:0]
 		if a.New {
+			var context *string
+			if crID, ok := strings.CutPrefix(st.Scope, agentconv.ChangeRequestScope("")); ok {
+				context = &crID
+			}
 			// Two first messages at once: one records the conversation, both add to it.
 			if _, err := q.Exec(ctx, `INSERT INTO agent_conversations (id, organization_id, scope, conversation_id, created_by,
-				title, shared, change_request, created_at, updated_at) VALUES (?, ?, ?, ?, ?, '', ?, '', ?, ?)
+				title, shared, change_request, context_change_request, created_at, updated_at) VALUES (?, ?, ?, ?, ?, '', ?, '', ?, ?, ?)
 				ON CONFLICT (organization_id, scope, conversation_id) DO NOTHING`,
-				st.Key, st.OrgID, st.Scope, st.ID, st.CreatedBy, st.Shared, Micros(now), Micros(now)); err != nil {
+				st.Key, st.OrgID, st.Scope, st.ID, st.CreatedBy, st.Shared, context, Micros(now), Micros(now)); err != nil {
 				return err
 			}
 		}

@@ -2,7 +2,9 @@
 -- Conversations with the AI agent. scope is what a conversation belongs to: 'user:<id>' for a
 -- user's organization agent conversations, 'change-request:<id>' for a change request's;
 -- conversation_id is the id the client chose, unique in its scope. title is '' until made;
--- change_request is the change request an organization conversation edits in ('' none).
+-- change_request is the change request an organization conversation edits in ('' none);
+-- context_change_request is the change request a change request's conversation belongs to
+-- (NULL for the organization agent's), so that its conversations go with it.
 CREATE TABLE agent_conversations (
     id              TEXT PRIMARY KEY,
     organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
@@ -12,6 +14,7 @@ CREATE TABLE agent_conversations (
     title           TEXT NOT NULL DEFAULT '',
     shared          BOOLEAN NOT NULL,
     change_request  TEXT NOT NULL DEFAULT '',
+    context_change_request TEXT REFERENCES change_requests (id) ON DELETE CASCADE,
     created_at      BIGINT NOT NULL,
     updated_at      BIGINT NOT NULL,
     UNIQUE (organization_id, scope, conversation_id)

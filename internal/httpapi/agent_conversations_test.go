@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -353,5 +354,40 @@ func TestAgentConversationsConcurrentFirstMessages(t *testing.T) {
 	}
 	if len(msgs) != n || len(seen) != n {
 		t.Errorf("%d messages (%d distinct), want %d", len(msgs), len(seen), n)
+	}
+}
+
+// TestAgentConversationsGoWithTheirSpace: when a deleted space is purged, its change
+// requests' conversations and their messages go with it.
+func TestAgentConversationsGoWithTheirSpace(t *testing.T) {
+	e := apitest.New(t)
+	ctx := context.Background()
+	sp := newSpace(t, e, e.Admin, e.Org, map[string]any{"title": "Short-lived"})
+	cr := e.Post(e.Admin, changeRequestsPath(sp), map[string]any{"subject": "Doomed"})
+	base := changeRequestsPath(sp) + "/" + cr.Str("id") + "/conversations"
+	e.Post(e.Admin, base+"/default/messages", map[string]any{"markdown": "First"}).Expect(201)
+	e.Post(e.Admin, base+"/default/messages", map[string]any{"markdown": "Second"}).Expect(201)
+	e.Post(e.Admin, orgAgentPath(e.Org)+"/mine/messages", map[string]any{"markdown": "Kept"}).Expect(201)
+	count := func(table string) int {
+		t.Helper()
+		var n int
+		if err := e.App.DB.Read().QueryRow(ctx, `SELECT COUNT(*) FROM `+table).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if count("agent_conversations") != 2 || count("agent_conversation_messages") != 3 {
+		t.Fatalf("before: %d conversations, %d messages", count("agent_conversations"), count("agent_conversation_messages"))
+	}
+	e.Delete(e.Admin, "/v1/spaces/"+sp).Expect(204)
+	e.Clock.Advance(8 * 24 * time.Hour)
+	if _, err := e.App.Jobs.RunDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if c, m := count("agent_conversations"), count("agent_conversation_messages"); c != 1 || m != 1 {
+		t.Errorf("after the purge: %d conversations, %d messages; want the organization agent's alone (1, 1)", c, m)
+	}
+	if n := e.Get(e.Admin, orgAgentPath(e.Org)).Num("count"); n != 1 {
+		t.Errorf("the organization agent lists %v conversations", n)
 	}
 }

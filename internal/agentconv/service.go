@@ -365,10 +365,10 @@ func openingWords(s string) string {
 	var b strings.Builder
 	n := 0
 	for i, w := range words {
-		if utf8.RuneCountInString(w) > titleChars-1 {
-			w = string([]rune(w)[:titleChars-1])
+		if i == 0 && utf8.RuneCountInString(w) > titleChars-1 {
+			return string([]rune(w)[:titleChars-1]) + "…"
 		}
-		if i == titleWords || n+utf8.RuneCountInString(w)+1 > titleChars {
+		if i == titleWords || n+utf8.RuneCountInString(w)+1 > titleChars-1 { // room for "…"
 			return strings.TrimRight(b.String(), ",;:") + "…"
 		}
 		if i > 0 {

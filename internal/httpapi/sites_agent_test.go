@@ -376,3 +376,56 @@ func jsonEqual(a, b any) bool {
 	nb, _ := json.Marshal(vb)
 	return string(na) == string(nb)
 }
+
+// TestSiteAgentSchemasMatchAnswers checks the agent settings and feedback answers against
+// their schemas in our document: every required property present, none undescribed.
+func TestSiteAgentSchemasMatchAnswers(t *testing.T) {
+	t.Parallel()
+	doc := loadOpenAPI(t)
+	e := apitest.New(t)
+	check := schemaChecker(t, doc)
+	site := newSite(t, e, nil)
+	check("SiteAgentSettings", e.Get(e.Admin, site+"/agent-settings").Expect(200).Map())
+	check("SiteAgentSettings", e.Put(e.Admin, site+"/agent-settings", agentSettingsBody("auto", "never", sampleInstructions)).Expect(200).Map())
+	e.Post(e.Admin, site+"/agents/feedback", map[string]any{"reportedBy": map[string]any{"model": "m"},
+		"subject": map[string]any{"kind": "mcp-tool", "toolName": "t"}, "feedback": map[string]any{"category": "usability", "summary": "s"}}).Expect(201)
+	e.Post(e.Admin, site+"/agent-feedback", map[string]any{"feedback": "f", "url": "https://a.example", "spaceId": "s", "pageId": "p", "source": "assistant"}).Expect(204)
+	items := e.Get(e.Admin, site+"/agents/feedback").Expect(200).Items()
+	if len(items) != 2 {
+		t.Fatalf("%d items", len(items))
+	}
+	for _, it := range items {
+		check("SiteAgentFeedback", it)
+		check("AgentFeedbackSubject", it["subject"].(map[string]any))
+		check("AgentFeedbackContent", it["feedback"].(map[string]any))
+	}
+	check("AgentFeedbackReportedBy", items[1]["reportedBy"].(map[string]any))
+}
+
+// TestSiteAgentDataGoesWithTheSite: deleting a site deletes its agent settings and feedback.
+func TestSiteAgentDataGoesWithTheSite(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	site := newSite(t, e, nil)
+	id := site[strings.LastIndex(site, "/")+1:]
+	e.Put(e.Admin, site+"/agent-settings", agentSettingsBody("auto", "never", emptyDocument)).Expect(200)
+	e.Post(e.Admin, site+"/agents/feedback", feedbackOf(map[string]any{"kind": "generic"})).Expect(201)
+	rows := func() (n int) {
+		t.Helper()
+		err := e.App.DB.Read().QueryRow(t.Context(), `SELECT (SELECT COUNT(*) FROM site_agent_settings WHERE site_id = ?)
+			+ (SELECT COUNT(*) FROM site_agent_feedback WHERE site_id = ?)`, id, id).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := rows(); n != 2 {
+		t.Fatalf("%d rows before the deletion, want 2", n)
+	}
+	e.Delete(e.Admin, site).Expect(204)
+	if n := rows(); n != 0 {
+		t.Errorf("%d rows after the deletion", n)
+	}
+	e.Get(e.Admin, site+"/agent-settings").Expect(404)
+	e.Get(e.Admin, site+"/agents/feedback").Expect(404)
+}

@@ -63,6 +63,12 @@ func (s *Server) siteRoutes() {
 	s.handle("GET /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth", s.getPublishingAuth)
 	s.handle("PATCH /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth", s.patchPublishingAuth)
 	s.handle("POST /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate", s.regeneratePublishingAuth)
+
+	s.handle("GET /v1/orgs/{organizationId}/sites/{siteId}/agent-settings", s.getSiteAgentSettings)
+	s.handle("PUT /v1/orgs/{organizationId}/sites/{siteId}/agent-settings", s.putSiteAgentSettings)
+	s.handle("POST /v1/orgs/{organizationId}/sites/{siteId}/agents/feedback", s.submitAgentFeedback)
+	s.handle("GET /v1/orgs/{organizationId}/sites/{siteId}/agents/feedback", s.listAgentFeedback)
+	s.handle("POST /v1/orgs/{organizationId}/sites/{siteId}/agent-feedback", s.submitSiteContentFeedback)
 }
 
 // siteIDs are the organization and site of a request.

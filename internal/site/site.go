@@ -211,6 +211,14 @@ type Tx interface {
 	ShareLinkByKey(ctx context.Context, key string) (ShareLink, error)
 	ListShareLinks(ctx context.Context, siteID string, page paging.Request) (paging.Result[ShareLink], error)
 
+	// AgentSettings returns a site's agent settings; ErrNotFound if they were never set.
+	AgentSettings(ctx context.Context, siteID string) (AgentSettings, error)
+	// PutAgentSettings inserts or replaces a site's agent settings.
+	PutAgentSettings(ctx context.Context, a AgentSettings) error
+	InsertFeedback(ctx context.Context, f Feedback) error
+	// ListFeedback lists a site's feedback, newest first.
+	ListFeedback(ctx context.Context, siteID string, f FeedbackFilter, page paging.Request) (paging.Result[Feedback], error)
+
 	// Space returns a space (live or in the trash); ErrNotFound if it does not exist.
 	Space(ctx context.Context, id string) (space.Space, error)
 	// PublishedSiteSpaces returns the site spaces of published sites that hold any of

@@ -56,6 +56,19 @@ func HTTPURL(field, s string, max int) error {
 	return nil
 }
 
+// URI checks that s is an absolute URI (with a scheme, as JSON Schema's `uri` format asks) of
+// at most max characters.
+func URI(field, s string, max int) error {
+	if err := Length(field, s, 1, max); err != nil {
+		return err
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme == "" {
+		return apperr.Invalidf("%s: must be an absolute URI (got %q)", field, s)
+	}
+	return nil
+}
+
 // Required reports a missing field.
 func Required(field string) error { return apperr.Invalidf("%s: is required", field) }
 

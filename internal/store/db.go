@@ -257,13 +257,25 @@ func (db *DB) Statements() uint64 { return db.statements.Load() }
 // takes a *Q so the same query code serves both.
 type Q struct {
 	db   *DB
-	tx   *sql.Tx
+	tx   txConn // the write transaction, nil outside one
 	pool *sql.DB
 	now  time.Time
+	// commitInline: PostgreSQL's beforeCommit may end its last statement with the COMMIT
+	// (see finishPostgres), and then sets committed.
+	commitInline, committed bool
 
 	events      []outbox.Event // written just before commit (outbox.go)
 	afterCommit []func()
 	unprepared  []string // statements of a SQLite write to keep prepared after it (prepare)
+}
+
+// txConn runs a write transaction's statements: a *sql.Tx on SQLite, and on PostgreSQL the
+// *sql.Conn of a transaction begun and ended with statements of its own, which may then share
+// a round trip with the statements next to them (groupcommit.go).
+type txConn interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // Read returns a Q for reads outside a transaction, on the read pool.
@@ -332,7 +344,7 @@ func (q *Q) prepare(ctx context.Context, query string) (stmt *sql.Stmt, readCtx 
 			q.unprepared = append(q.unprepared, query)
 			return nil, ctx, nil
 		}
-		return q.tx.StmtContext(ctx, s), ctx, nil
+		return q.tx.(*sql.Tx).StmtContext(ctx, s), ctx, nil
 	}
 	if q.db.Engine == Postgres {
 		return nil, ctx, nil

@@ -55,7 +55,9 @@ type groupCommit struct {
 
 // writeGroup is one transaction shared by several writes.
 type writeGroup struct {
-	tx         *sql.Tx
+	tx         txConn // sqlTx on SQLite, conn on PostgreSQL
+	sqlTx      *sql.Tx
+	conn       *sql.Conn
 	started    time.Time
 	writes     int      // writes whose changes it holds
 	batch      *Q       // the group's events and what runs after its commit
@@ -79,13 +81,13 @@ func (g *groupCommit) write(ctx context.Context, db *DB, now time.Time, fn func(
 
 	grp := g.open
 	if grp == nil {
-		tx, err := db.begin()
-		if err != nil {
+		var err error
+		if grp, err = db.begin(); err != nil {
 			<-g.turn
 			return err
 		}
-		grp = &writeGroup{tx: tx, started: time.Now(), done: make(chan struct{}),
-			batch: &Q{db: db, tx: tx, pool: db.writer}}
+		grp.started, grp.done = time.Now(), make(chan struct{})
+		grp.batch = &Q{db: db, tx: grp.tx, pool: db.writer, commitInline: db.Engine == Postgres}
 		g.open = grp
 	}
 	q := &Q{db: db, tx: grp.tx, pool: db.writer, now: now}
@@ -122,24 +124,45 @@ func (g *groupCommit) write(ctx context.Context, db *DB, now time.Time, fn func(
 	return nil
 }
 
-// begin opens a group's transaction. On PostgreSQL it first takes the outbox's numbering row
-// (which the group's events would take at its end anyway): the groups of the processes
-// sharing the database then run one at a time, as the writes of one process do. Without
-// that, two groups of unrelated writes, each holding the rows its writes changed, could wait
-// for each other's rows: the server would end the deadlock by failing one of the writes,
-// which alone would have gone through.
-func (db *DB) begin() (*sql.Tx, error) {
-	tx, err := db.writer.BeginTx(context.Background(), nil)
+// begin opens a group's transaction. On PostgreSQL it is begun with a statement on a
+// connection of its own rather than through database/sql's transactions, so that its first
+// round trip also takes the outbox's numbering row (which the group's events would take at
+// its end anyway) and its last one also commits (finishPostgres). Taking the row first makes
+// the groups of the processes sharing the database run one at a time, as the writes of one
+// process do. Without that, two groups of unrelated writes, each holding the rows its writes
+// changed, could wait for each other's rows: the server would end the deadlock by failing
+// one of the writes, which alone would have gone through.
+func (db *DB) begin() (*writeGroup, error) {
+	ctx := context.Background()
+	if db.Engine == Postgres {
+		conn, err := db.writer.Conn(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("begin: %w", mapErr(err))
+		}
+		if _, err := conn.ExecContext(ctx, `BEGIN; SELECT seq FROM outbox_state WHERE id = 1 FOR UPDATE`); err != nil {
+			conn.ExecContext(ctx, `ROLLBACK`)
+			conn.Close()
+			return nil, fmt.Errorf("begin: %w", mapErr(err))
+		}
+		return &writeGroup{tx: conn, conn: conn}, nil
+	}
+	tx, err := db.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("begin: %w", mapErr(err))
 	}
-	if db.Engine == Postgres {
-		if _, err := tx.Exec(`SELECT seq FROM outbox_state WHERE id = 1 FOR UPDATE`); err != nil {
-			tx.Rollback()
-			return nil, fmt.Errorf("take the writers' turn: %w", mapErr(err))
-		}
+	return &writeGroup{tx: tx, sqlTx: tx}, nil
+}
+
+// rollback ends the group's transaction without its changes.
+func (grp *writeGroup) rollback() {
+	if grp.conn == nil {
+		grp.sqlTx.Rollback()
+		return
 	}
-	return tx, nil
+	// Outside a transaction (its COMMIT failed) ROLLBACK only warns. A connection left in
+	// one for any reason is dropped when the pool next hands it out (the driver checks).
+	grp.conn.ExecContext(context.Background(), `ROLLBACK`)
+	grp.conn.Close()
 }
 
 // run runs one write in a savepoint of the group's transaction, releasing it if fn succeeds
@@ -255,7 +278,7 @@ func (g *groupCommit) finish(db *DB, grp *writeGroup) bool {
 // it rolls back instead.
 func (grp *writeGroup) commit() error {
 	if grp.broken != nil || grp.writes == 0 {
-		grp.tx.Rollback()
+		grp.rollback()
 		if grp.broken == errFirstWriteFailed {
 			return nil
 		}
@@ -263,11 +286,20 @@ func (grp *writeGroup) commit() error {
 	}
 	ctx := context.Background()
 	if err := grp.batch.beforeCommit(ctx); err != nil {
-		grp.tx.Rollback()
+		grp.rollback()
 		return err
 	}
-	if err := grp.tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", mapErr(err))
+	if grp.conn == nil {
+		if err := grp.sqlTx.Commit(); err != nil {
+			return fmt.Errorf("commit: %w", mapErr(err))
+		}
+		return nil
 	}
-	return nil
+	if !grp.batch.committed {
+		if _, err := grp.conn.ExecContext(ctx, `COMMIT`); err != nil {
+			grp.rollback()
+			return fmt.Errorf("commit: %w", mapErr(err))
+		}
+	}
+	return grp.conn.Close()
 }

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -16,6 +17,9 @@ import (
 // or panics, or whose context is cancelled while it waits, leaves nothing behind, while the
 // writes grouped with it commit, with their events numbered in order and without gaps.
 func TestGroupCommitKeepsEachWriteAlone(t *testing.T) {
+	// Events are written with their data as given, whatever it holds (PostgreSQL's last
+	// statement has its arguments written into its text).
+	const eventText = `it's a \\ "quoted" $1 ? ; COMMIT; -- ünïcode 🙂`
 	t.Parallel()
 	ctx := context.Background()
 	db, err := store.Open(ctx, apitest.DatabaseURL(t))
@@ -48,7 +52,7 @@ func TestGroupCommitKeepsEachWriteAlone(t *testing.T) {
 						if _, err := q.Exec(ctx, `INSERT INTO outbox_cursors (consumer) VALUES (?)`, name); err != nil {
 							return err
 						}
-						if err := q.Emit("test.event", "", "", name, nil); err != nil {
+						if err := q.Emit("test.event", "", "", name, map[string]string{"text": eventText}); err != nil {
 							return err
 						}
 						time.Sleep(200 * time.Microsecond) // let writers queue behind this one
@@ -93,16 +97,20 @@ func TestGroupCommitKeepsEachWriteAlone(t *testing.T) {
 	if found != len(committed) {
 		t.Errorf("%d rows committed, want the %d of the successful writes", found, len(committed))
 	}
-	rows, err = db.Read().Query(ctx, `SELECT seq, subject FROM outbox_events ORDER BY seq`)
+	rows, err = db.Read().Query(ctx, `SELECT seq, subject, data FROM outbox_events ORDER BY seq`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var seq int64
 	for rows.Next() {
 		var n int64
-		var subject string
-		if err := rows.Scan(&n, &subject); err != nil {
+		var subject, data string
+		if err := rows.Scan(&n, &subject, &data); err != nil {
 			t.Fatal(err)
+		}
+		var got struct{ Text string }
+		if err := json.Unmarshal([]byte(data), &got); err != nil || got.Text != eventText {
+			t.Errorf("event %d's data: %s (%v), want text %q", n, data, err, eventText)
 		}
 		if seq++; n != seq || !committed[subject] {
 			t.Errorf("event %d (%s): want number %d, of a committed write", n, subject, seq)

@@ -88,7 +88,7 @@ const pgEventRow = `(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(?
 func (q *Q) finishPostgres(ctx context.Context) error {
 	shard := rand.IntN(generationShards)
 	if len(q.events) == 0 {
-		if _, err := q.Exec(ctx, `UPDATE outbox_generation SET n = n + 1 WHERE shard = ?`, shard); err != nil {
+		if err := q.lastExec(ctx, `UPDATE outbox_generation SET n = n + 1 WHERE shard = ?`, shard); err != nil {
 			return fmt.Errorf("move generation: %w", err)
 		}
 		return nil
@@ -101,7 +101,7 @@ func (q *Q) finishPostgres(ctx context.Context) error {
 		// their events written together (groupcommit.go).
 		args = append(args, i+1, e.Kind, e.OrgID, e.SpaceID, e.Subject, string(e.Data), Micros(e.At))
 	}
-	if _, err := q.Exec(ctx, `WITH s AS (UPDATE outbox_state SET seq = seq + CAST(? AS BIGINT) WHERE id = 1 RETURNING seq),
+	if err := q.lastExec(ctx, `WITH s AS (UPDATE outbox_state SET seq = seq + CAST(? AS BIGINT) WHERE id = 1 RETURNING seq),
 		g AS (UPDATE outbox_generation SET n = n + 1 WHERE shard = CAST(? AS INTEGER)),
 		w AS (INSERT INTO outbox_events (seq, kind, org_id, space_id, subject, data, created_at)
 			SELECT s.seq - `+fmt.Sprint(n)+` + v.i, v.kind, v.org_id, v.space_id, v.subject, v.data, v.created_at
@@ -112,6 +112,22 @@ func (q *Q) finishPostgres(ctx context.Context) error {
 	if wake := q.db.eventsWritten.Load(); wake != nil {
 		q.AfterCommit(*wake)
 	}
+	return nil
+}
+
+// lastExec runs the last statement of a transaction on PostgreSQL; with commitInline, the
+// COMMIT is sent with it, in one round trip: the statement's arguments are then written into
+// its text by the driver (its simple protocol) rather than sent apart. Should the statement
+// fail, the COMMIT does not run, and the transaction is left to be rolled back.
+func (q *Q) lastExec(ctx context.Context, query string, args ...any) error {
+	if !q.commitInline {
+		_, err := q.Exec(ctx, query, args...)
+		return err
+	}
+	if _, err := q.Exec(ctx, query+`; COMMIT`, append([]any{pgx.QueryExecModeSimpleProtocol}, args...)...); err != nil {
+		return err
+	}
+	q.committed = true
 	return nil
 }
 

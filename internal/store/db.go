@@ -247,22 +247,35 @@ func (db *DB) prepareForWrites(ctx context.Context, queries []string) {
 	}
 }
 
-// Statements is how many statements this DB has run through Q so far (transactions'
-// BEGIN and COMMIT are not counted): the difference across an operation is its number of
-// queries, which on PostgreSQL is its number of round trips.
+// Statements is how many statements this DB has run through Q so far (what a group of
+// writes runs to begin, commit and keep its writes apart is not counted, groupcommit.go):
+// the difference across an operation is its number of queries, which on PostgreSQL is its
+// number of round trips besides those.
 func (db *DB) Statements() uint64 { return db.statements.Load() }
 
 // Q runs queries outside a transaction (reads) or inside one (writes). Every store method
 // takes a *Q so the same query code serves both.
 type Q struct {
 	db   *DB
-	tx   *sql.Tx
+	tx   txConn // the write transaction, nil outside one
 	pool *sql.DB
 	now  time.Time
+	// commitInline: PostgreSQL's beforeCommit may end its last statement with the COMMIT
+	// (see finishPostgres), and then sets committed.
+	commitInline, committed bool
 
 	events      []outbox.Event // written just before commit (outbox.go)
 	afterCommit []func()
 	unprepared  []string // statements of a SQLite write to keep prepared after it (prepare)
+}
+
+// txConn runs a write transaction's statements: a *sql.Tx on SQLite, and on PostgreSQL the
+// *sql.Conn of a transaction begun and ended with statements of its own, which may then share
+// a round trip with the statements next to them (groupcommit.go).
+type txConn interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // Read returns a Q for reads outside a transaction, on the read pool.
@@ -274,46 +287,11 @@ func (q *Q) Engine() Engine { return q.db.Engine }
 // Write runs fn in one write transaction, committed if fn returns nil and rolled back
 // otherwise; it returns once the commit is durable. now is the transaction's single reading
 // of the clock. Functions registered with q.AfterCommit run once the commit has succeeded.
-// On SQLite, writes that wait for the writer meanwhile share the commit (groupcommit.go);
-// each is still all or nothing. A write made for a caller whose token is yet to be confirmed
+// Writes that wait for the writer meanwhile share the commit (groupcommit.go); each is
+// still all or nothing. A write made for a caller whose token is yet to be confirmed
 // confirms it before committing (tokencheck.go).
 func (db *DB) Write(ctx context.Context, now time.Time, fn func(q *Q) error) (err error) {
-	if db.Engine == SQLite {
-		return db.group.write(ctx, db, now, fn)
-	}
-	tx, err := db.writer.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	q := &Q{db: db, tx: tx, pool: db.writer, now: now}
-	defer func() {
-		if len(q.unprepared) > 0 {
-			// Runs as this function returns: after the commit or the rollback.
-			defer db.prepareForWrites(context.WithoutCancel(ctx), q.unprepared)
-		}
-		if p := recover(); p != nil {
-			tx.Rollback()
-			panic(p)
-		}
-		if err == nil {
-			err = q.confirmCallerToken(ctx)
-		}
-		if err == nil {
-			err = q.beforeCommit(ctx)
-		}
-		if err != nil {
-			tx.Rollback()
-			return
-		}
-		if cerr := tx.Commit(); cerr != nil {
-			err = fmt.Errorf("commit: %w", mapErr(cerr))
-			return
-		}
-		for _, f := range q.afterCommit {
-			f()
-		}
-	}()
-	return fn(q)
+	return db.group.write(ctx, db, now, fn)
 }
 
 // AfterCommit arranges for f to run once the current write transaction has committed, and
@@ -337,24 +315,26 @@ func (q *Q) Now() time.Time { return q.now }
 // watched throughout (readCtx has none). Watching costs two goroutines per query, database/sql's
 // and the SQLite driver's, which is more than a point read itself takes; and a SQLite read is
 // work inside this process that ends on its own, so interrupting it when a client goes away
-// saves little. Reads on PostgreSQL and everything inside a transaction stay cancellable.
+// saves little. Reads on PostgreSQL stay cancellable; statements inside a write transaction
+// are not (see below).
 //
 // Inside a SQLite write transaction the statement is the one kept prepared on the writer's
 // connection, bound to the transaction: a write then parses its SQL once per process rather
 // than once per request (parsing was most of a small write's CPU). Past maxTxStatements
 // distinct texts (SQL built for a number of values), further ones are prepared each time.
 func (q *Q) prepare(ctx context.Context, query string) (stmt *sql.Stmt, readCtx context.Context, err error) {
-	if q.db.Engine == Postgres {
-		return nil, ctx, nil
-	}
 	if q.tx != nil {
 		// The transaction is shared with the other writes of its group (groupcommit.go), and
-		// interrupting a statement would roll all of them back: a write's cancellation is
+		// interrupting a statement would roll all of them back (on PostgreSQL, the driver
+		// closes a connection whose statement is cancelled): a write's cancellation is
 		// checked before each statement instead of watched during it.
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
 		ctx = context.WithoutCancel(ctx)
+		if q.db.Engine == Postgres {
+			return nil, ctx, nil
+		}
 		q.db.mu.RLock()
 		s := q.db.stmts[q.pool][query]
 		q.db.mu.RUnlock()
@@ -364,7 +344,10 @@ func (q *Q) prepare(ctx context.Context, query string) (stmt *sql.Stmt, readCtx 
 			q.unprepared = append(q.unprepared, query)
 			return nil, ctx, nil
 		}
-		return q.tx.StmtContext(ctx, s), ctx, nil
+		return q.tx.(*sql.Tx).StmtContext(ctx, s), ctx, nil
+	}
+	if q.db.Engine == Postgres {
+		return nil, ctx, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err

@@ -6,3 +6,9 @@ func (db *DB) GenerationWaits() uint64 {
 	defer db.gens.mu.Unlock()
 	return db.gens.waits
 }
+
+// GroupCommits is how many groups of writes have committed (groupcommit.go).
+func (db *DB) GroupCommits() uint64 { return db.group.commits.Load() }
+
+// WritesWaiting is how many writes wait for the writer.
+func (db *DB) WritesWaiting() int32 { return db.group.waiting.Load() }

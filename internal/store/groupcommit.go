@@ -3,27 +3,43 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
 )
 
-// Group commit on SQLite. SQLite has one writer, and with synchronous=FULL every commit
-// syncs the WAL: a commit was the largest part of a small write (a title PATCH spent 42% of
+// Group commit. On SQLite, which has one writer and with synchronous=FULL syncs the WAL at
+// every commit, a commit was the largest part of a small write (a title PATCH spent 42% of
 // its CPU there, on top of BEGIN, numbering its event and waking the outbox consumers, each
-// once per write). Writes that queue for the writer while another runs therefore share its
-// transaction: each runs in a savepoint of its own, so that its failure rolls back only its
-// own changes, and the last of the group commits all of them with one sync. Nobody is
-// answered before that commit: a write's Write returns only once its changes are durable,
-// and if the commit fails every write of the group gets the error, none of them having
-// happened. Events are numbered and written once per group, in the order of the writes, so
-// commit order and event order stay the same (README, "Event outbox").
+// once per write). On PostgreSQL, every transaction that writes events holds the outbox's
+// numbering row from its last statement to its commit (outbox.go), so such transactions
+// committed one at a time anyway, and BEGIN, numbering the events and COMMIT were three of a
+// title PATCH's six round trips, each costing a write and a read on the socket and the
+// wake-ups around them (most of its CPU).
+//
+// Writes that queue for the writer while another runs therefore share its transaction: each
+// runs in a savepoint of its own, so that its failure rolls back only its own changes, and the
+// last of the group commits all of them with one sync. Nobody is answered before that commit:
+// a write's Write returns only once its changes are durable, and if the commit fails every
+// write of the group gets the error, none of them having happened. Events are numbered and
+// written once per group, in the order of the writes, so commit order and event order stay
+// the same (README, "Event outbox"). On PostgreSQL this holds across processes sharing the
+// database too: each process's groups take the numbering row last, as single writes did.
 //
 // A write that waits for the group's commit no longer holds the writer, so a write that
 // arrives meanwhile joins the group; the group closes when nobody is waiting, or when it
 // reaches maxGroupWrites writes or maxGroupAge, so that its first writer is answered in
 // bounded time under a steady stream of writes.
+//
+// On PostgreSQL, where every statement is a round trip, a group spends as few as it can on
+// savepoints: the first write of a group runs in none (should it fail, the whole transaction
+// is rolled back and the group ends with it), and a savepoint that ends well is released by
+// the same statement that opens the next one, or by the commit.
 const (
+	// maxGroupWrites also keeps a PostgreSQL group within the subtransactions a server
+	// process tracks in shared memory (64), past which other sessions' visibility checks
+	// slow down: a group has at most maxGroupWrites-1 savepoints.
 	maxGroupWrites = 64
 	maxGroupAge    = 20 * time.Millisecond
 )
@@ -39,19 +55,23 @@ type groupCommit struct {
 
 // writeGroup is one transaction shared by several writes.
 type writeGroup struct {
-	tx         *sql.Tx
+	tx         txConn // sqlTx on SQLite, conn on PostgreSQL
+	sqlTx      *sql.Tx
+	conn       *sql.Conn
 	started    time.Time
 	writes     int      // writes whose changes it holds
 	batch      *Q       // the group's events and what runs after its commit
 	unprepared []string // statements its writes ran unprepared (Q.prepare)
 	broken     error    // set when a write's rollback failed: the transaction cannot go on
+	ran        int      // writes that ran in it, failed ones included
+	savepoint  bool     // PostgreSQL: a savepoint of a write that ended well is still open
 	done       chan struct{}
 	err        error // the commit's outcome, once done is closed
 }
 
 func newGroupCommit() groupCommit { return groupCommit{turn: make(chan struct{}, 1)} }
 
-// write is DB.Write on SQLite.
+// write is DB.Write.
 func (g *groupCommit) write(ctx context.Context, db *DB, now time.Time, fn func(q *Q) error) error {
 	// A write that queued waits for its turn whatever its context says: the writer ahead may
 	// have left the group open for it (see finish), and must find it come.
@@ -61,20 +81,20 @@ func (g *groupCommit) write(ctx context.Context, db *DB, now time.Time, fn func(
 
 	grp := g.open
 	if grp == nil {
-		tx, err := db.writer.BeginTx(context.Background(), nil)
-		if err != nil {
+		var err error
+		if grp, err = db.begin(); err != nil {
 			<-g.turn
-			return fmt.Errorf("begin: %w", err)
+			return err
 		}
-		grp = &writeGroup{tx: tx, started: time.Now(), done: make(chan struct{}),
-			batch: &Q{db: db, tx: tx, pool: db.writer}}
+		grp.started, grp.done = time.Now(), make(chan struct{})
+		grp.batch = &Q{db: db, tx: grp.tx, pool: db.writer, commitInline: db.Engine == Postgres}
 		g.open = grp
 	}
 	q := &Q{db: db, tx: grp.tx, pool: db.writer, now: now}
 	var panicked any
 	err := ctx.Err()
 	if err == nil {
-		err, panicked = g.run(ctx, grp, q, fn)
+		err, panicked = g.run(ctx, db, grp, q, fn)
 	}
 	if err == nil {
 		grp.writes++
@@ -104,10 +124,54 @@ func (g *groupCommit) write(ctx context.Context, db *DB, now time.Time, fn func(
 	return nil
 }
 
+// begin opens a group's transaction. On PostgreSQL it is begun with a statement on a
+// connection of its own rather than through database/sql's transactions, so that its first
+// round trip also takes the outbox's numbering row (which the group's events would take at
+// its end anyway) and its last one also commits (finishPostgres). Taking the row first makes
+// the groups of the processes sharing the database run one at a time, as the writes of one
+// process do. Without that, two groups of unrelated writes, each holding the rows its writes
+// changed, could wait for each other's rows: the server would end the deadlock by failing
+// one of the writes, which alone would have gone through.
+func (db *DB) begin() (*writeGroup, error) {
+	ctx := context.Background()
+	if db.Engine == Postgres {
+		conn, err := db.writer.Conn(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("begin: %w", mapErr(err))
+		}
+		if _, err := conn.ExecContext(ctx, `BEGIN; SELECT seq FROM outbox_state WHERE id = 1 FOR UPDATE`); err != nil {
+			conn.ExecContext(ctx, `ROLLBACK`)
+			conn.Close()
+			return nil, fmt.Errorf("begin: %w", mapErr(err))
+		}
+		return &writeGroup{tx: conn, conn: conn}, nil
+	}
+	tx, err := db.writer.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("begin: %w", mapErr(err))
+	}
+	return &writeGroup{tx: tx, sqlTx: tx}, nil
+}
+
+// rollback ends the group's transaction without its changes.
+func (grp *writeGroup) rollback() {
+	if grp.conn == nil {
+		grp.sqlTx.Rollback()
+		return
+	}
+	// Outside a transaction (its COMMIT failed) ROLLBACK only warns. A connection left in
+	// one for any reason is dropped when the pool next hands it out (the driver checks).
+	grp.conn.ExecContext(context.Background(), `ROLLBACK`)
+	grp.conn.Close()
+}
+
 // run runs one write in a savepoint of the group's transaction, releasing it if fn succeeds
 // and rolling back to it otherwise (and on a panic, which it returns to be raised again once
 // the writer is handed on).
-func (g *groupCommit) run(ctx context.Context, grp *writeGroup, q *Q, fn func(q *Q) error) (err error, panicked any) {
+func (g *groupCommit) run(ctx context.Context, db *DB, grp *writeGroup, q *Q, fn func(q *Q) error) (err error, panicked any) {
+	if db.Engine == Postgres {
+		return g.runPostgres(ctx, grp, q, fn)
+	}
 	if _, err := grp.tx.ExecContext(context.WithoutCancel(ctx), `SAVEPOINT group_write`); err != nil {
 		// The transaction is no longer usable: nothing more may join it.
 		grp.broken = fmt.Errorf("savepoint: %w", mapErr(err))
@@ -131,6 +195,51 @@ func (g *groupCommit) run(ctx context.Context, grp *writeGroup, q *Q, fn func(q 
 			if err == nil {
 				err = grp.broken
 			}
+		}
+	}()
+	if err := fn(q); err != nil {
+		return err, nil
+	}
+	return q.confirmCallerToken(ctx), nil
+}
+
+// errFirstWriteFailed ends a PostgreSQL group whose first write, which ran in no savepoint,
+// failed: its transaction is rolled back whole. Only that write sees the group's outcome,
+// and it returns its own error.
+var errFirstWriteFailed = errors.New("store: the group's first write failed")
+
+// runPostgres is run on PostgreSQL, in as few round trips as it can (see the top of this
+// file): one statement opens the write's savepoint (releasing the previous write's), none if
+// it is the group's first, and the savepoint is rolled back to only when the write fails.
+func (g *groupCommit) runPostgres(ctx context.Context, grp *writeGroup, q *Q, fn func(q *Q) error) (err error, panicked any) {
+	first := grp.ran == 0
+	grp.ran++
+	if !first {
+		open := `SAVEPOINT group_write`
+		if grp.savepoint {
+			open = `RELEASE SAVEPOINT group_write; SAVEPOINT group_write`
+		}
+		// Without arguments, one round trip whatever the number of statements.
+		if _, err := grp.tx.ExecContext(context.WithoutCancel(ctx), open); err != nil {
+			grp.broken = fmt.Errorf("savepoint: %w", mapErr(err))
+			return grp.broken, nil
+		}
+		grp.savepoint = true
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			panicked, err = p, fmt.Errorf("panic: %v", p)
+		}
+		if err == nil {
+			return
+		}
+		if first {
+			grp.broken = errFirstWriteFailed
+			return
+		}
+		// The savepoint stays open after it was rolled back to: the next write releases it.
+		if _, rerr := grp.tx.ExecContext(context.WithoutCancel(ctx), `ROLLBACK TO SAVEPOINT group_write`); rerr != nil {
+			grp.broken = fmt.Errorf("end savepoint: %w", mapErr(rerr))
 		}
 	}()
 	if err := fn(q); err != nil {
@@ -169,16 +278,28 @@ func (g *groupCommit) finish(db *DB, grp *writeGroup) bool {
 // it rolls back instead.
 func (grp *writeGroup) commit() error {
 	if grp.broken != nil || grp.writes == 0 {
-		grp.tx.Rollback()
+		grp.rollback()
+		if grp.broken == errFirstWriteFailed {
+			return nil
+		}
 		return grp.broken
 	}
 	ctx := context.Background()
 	if err := grp.batch.beforeCommit(ctx); err != nil {
-		grp.tx.Rollback()
+		grp.rollback()
 		return err
 	}
-	if err := grp.tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", mapErr(err))
+	if grp.conn == nil {
+		if err := grp.sqlTx.Commit(); err != nil {
+			return fmt.Errorf("commit: %w", mapErr(err))
+		}
+		return nil
 	}
-	return nil
+	if !grp.batch.committed {
+		if _, err := grp.conn.ExecContext(ctx, `COMMIT`); err != nil {
+			grp.rollback()
+			return fmt.Errorf("commit: %w", mapErr(err))
+		}
+	}
+	return grp.conn.Close()
 }

@@ -1,21 +1,35 @@
-package store
+package store_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
 	"testing"
 	"time"
+
+	"docsd/internal/apitest"
+	"docsd/internal/store"
 )
 
-// Concurrent writes on SQLite share commits, and each still stands alone: a write that fails,
+// Concurrent writes share commits, on both engines, and each still stands alone: a write that fails,
 // or panics, or whose context is cancelled while it waits, leaves nothing behind, while the
 // writes grouped with it commit, with their events numbered in order and without gaps.
-func TestSQLiteGroupCommitKeepsEachWriteAlone(t *testing.T) {
+func TestGroupCommitKeepsEachWriteAlone(t *testing.T) {
+	// Events are written with their data as given, whatever it holds (PostgreSQL's last
+	// statement has its arguments written into its text).
+	const eventText = `it's a \\ "quoted" $1 ? ; COMMIT; -- ünïcode 🙂`
 	t.Parallel()
-	db := openSQLite(t)
 	ctx := context.Background()
+	db, err := store.Open(ctx, apitest.DatabaseURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
 	const writers, writes = 16, 12
 	errFailed := errors.New("this write fails")
 	var wg sync.WaitGroup
@@ -34,11 +48,11 @@ func TestSQLiteGroupCommitKeepsEachWriteAlone(t *testing.T) {
 							err = fmt.Errorf("panicked: %v", p)
 						}
 					}()
-					return db.Write(ctx, time.Now(), func(q *Q) error {
+					return db.Write(ctx, time.Now(), func(q *store.Q) error {
 						if _, err := q.Exec(ctx, `INSERT INTO outbox_cursors (consumer) VALUES (?)`, name); err != nil {
 							return err
 						}
-						if err := q.Emit("test.event", "", "", name, nil); err != nil {
+						if err := q.Emit("test.event", "", "", name, map[string]string{"text": eventText}); err != nil {
 							return err
 						}
 						time.Sleep(200 * time.Microsecond) // let writers queue behind this one
@@ -83,16 +97,20 @@ func TestSQLiteGroupCommitKeepsEachWriteAlone(t *testing.T) {
 	if found != len(committed) {
 		t.Errorf("%d rows committed, want the %d of the successful writes", found, len(committed))
 	}
-	rows, err = db.Read().Query(ctx, `SELECT seq, subject FROM outbox_events ORDER BY seq`)
+	rows, err = db.Read().Query(ctx, `SELECT seq, subject, data FROM outbox_events ORDER BY seq`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var seq int64
 	for rows.Next() {
 		var n int64
-		var subject string
-		if err := rows.Scan(&n, &subject); err != nil {
+		var subject, data string
+		if err := rows.Scan(&n, &subject, &data); err != nil {
 			t.Fatal(err)
+		}
+		var got struct{ Text string }
+		if err := json.Unmarshal([]byte(data), &got); err != nil || got.Text != eventText {
+			t.Errorf("event %d's data: %s (%v), want text %q", n, data, err, eventText)
 		}
 		if seq++; n != seq || !committed[subject] {
 			t.Errorf("event %d (%s): want number %d, of a committed write", n, subject, seq)
@@ -102,7 +120,7 @@ func TestSQLiteGroupCommitKeepsEachWriteAlone(t *testing.T) {
 	if int(seq) != len(committed) {
 		t.Errorf("%d events, want one per committed write (%d)", seq, len(committed))
 	}
-	if c := db.group.commits.Load(); c >= uint64(len(committed)) {
+	if c := db.GroupCommits(); c >= uint64(len(committed)) {
 		t.Errorf("%d commits for %d concurrent successful writes: none were grouped", c, len(committed))
 	} else {
 		t.Logf("%d successful writes in %d commits", len(committed), c)
@@ -112,16 +130,16 @@ func TestSQLiteGroupCommitKeepsEachWriteAlone(t *testing.T) {
 	cctx, cancel := context.WithCancel(ctx)
 	release := make(chan struct{})
 	started := make(chan struct{})
-	go db.Write(ctx, time.Now(), func(q *Q) error { close(started); <-release; return nil })
+	go db.Write(ctx, time.Now(), func(q *store.Q) error { close(started); <-release; return nil })
 	<-started
 	errc := make(chan error, 1)
 	go func() {
-		errc <- db.Write(cctx, time.Now(), func(q *Q) error {
+		errc <- db.Write(cctx, time.Now(), func(q *store.Q) error {
 			_, err := q.Exec(ctx, `INSERT INTO outbox_cursors (consumer) VALUES ('cancelled')`)
 			return err
 		})
 	}()
-	for db.group.waiting.Load() == 0 {
+	for db.WritesWaiting() == 0 {
 		time.Sleep(time.Millisecond)
 	}
 	cancel()
@@ -132,5 +150,81 @@ func TestSQLiteGroupCommitKeepsEachWriteAlone(t *testing.T) {
 	var n int
 	if err := db.Read().QueryRow(ctx, `SELECT COUNT(*) FROM outbox_cursors WHERE consumer = 'cancelled'`).Scan(&n); err != nil || n != 0 {
 		t.Errorf("the cancelled write left %d rows (%v)", n, err)
+	}
+}
+
+// Groups of writes in two processes sharing the database do not deadlock: each holds the
+// rows its writes changed until it commits, so two groups of unrelated writes taking rows in
+// opposite orders would wait for each other (on PostgreSQL the server would then fail one of
+// the writes), were the groups not run one at a time.
+func TestGroupCommitAcrossProcessesDoesNotDeadlock(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url := apitest.DatabaseURL(t)
+	var dbs [2]*store.DB
+	for i := range dbs {
+		db, err := store.Open(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if err := db.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		dbs[i] = db
+	}
+	bump := func(q *store.Q, row string) error {
+		_, err := q.Exec(ctx, `UPDATE outbox_cursors SET failures = failures + 1 WHERE consumer = ?`, row)
+		return err
+	}
+	if err := dbs[0].Write(ctx, time.Now(), func(q *store.Q) error {
+		_, err := q.Exec(ctx, `INSERT INTO outbox_cursors (consumer) VALUES ('a'), ('b')`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// Each process changes one row, and while it holds it queues a write of the other row,
+	// which joins its group; each waits (a while) for the other to hold its first row.
+	holding := [2]chan struct{}{make(chan struct{}), make(chan struct{})}
+	rows := [2][2]string{{"a", "b"}, {"b", "a"}}
+	errs := make(chan error, 4)
+	var wg sync.WaitGroup
+	for i, db := range dbs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- db.Write(ctx, time.Now(), func(q *store.Q) error {
+				if err := bump(q, rows[i][0]); err != nil {
+					return err
+				}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					errs <- db.Write(ctx, time.Now(), func(q *store.Q) error { return bump(q, rows[i][1]) })
+				}()
+				for db.WritesWaiting() == 0 {
+					time.Sleep(time.Millisecond)
+				}
+				close(holding[i])
+				select {
+				case <-holding[1-i]:
+				case <-time.After(500 * time.Millisecond):
+				}
+				return nil
+			})
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Errorf("a write failed: %v", err)
+		}
+	}
+	for _, row := range []string{"a", "b"} {
+		var n int
+		if err := dbs[1].Read().QueryRow(ctx, `SELECT failures FROM outbox_cursors WHERE consumer = ?`, row).Scan(&n); err != nil || n != 2 {
+			t.Errorf("row %s changed %d times (%v), want 2", row, n, err)
+		}
 	}
 }

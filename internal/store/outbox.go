@@ -24,8 +24,10 @@ import (
 // that update takes is held until commit, so the next transaction to ask waits, and gets its
 // numbers only after the previous one has committed (or rolled back, giving its numbers back):
 // events become visible in the order of their numbers, and there are never gaps. The price is
-// that event-writing transactions commit one at a time on PostgreSQL; taking the lock at the
-// very end keeps the wait to the commit itself. SQLite serializes all writes anyway.
+// that event-writing transactions commit one at a time; writes therefore share transactions,
+// each process's in groups that number their events once (groupcommit.go), and on
+// PostgreSQL a group takes the row as it begins, so that the groups of several processes run
+// one after the other. SQLite serializes all writes anyway.
 
 // notifyChannel is the PostgreSQL channel on which transactions that wrote events notify
 // listeners (a wake-up only: the outbox table is the truth).
@@ -76,7 +78,7 @@ const eventsPerInsert = 64
 
 // pgEventRow is one event's row in finishPostgres's VALUES, typed: PostgreSQL cannot infer
 // the types of parameters there.
-const pgEventRow = `(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT))`
+const pgEventRow = `(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT))`
 
 // finishPostgres is beforeCommit on PostgreSQL for a transaction of at most eventsPerInsert
 // events, in one statement instead of four: numbering the events, writing them, notifying
@@ -86,28 +88,46 @@ const pgEventRow = `(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(?
 func (q *Q) finishPostgres(ctx context.Context) error {
 	shard := rand.IntN(generationShards)
 	if len(q.events) == 0 {
-		if _, err := q.Exec(ctx, `UPDATE outbox_generation SET n = n + 1 WHERE shard = ?`, shard); err != nil {
+		if err := q.lastExec(ctx, `UPDATE outbox_generation SET n = n + 1 WHERE shard = ?`, shard); err != nil {
 			return fmt.Errorf("move generation: %w", err)
 		}
 		return nil
 	}
 	n := len(q.events)
-	args := make([]any, 0, 3+n*6)
-	args = append(args, n, shard, Micros(q.now))
+	args := make([]any, 0, 2+n*7)
+	args = append(args, n, shard)
 	for i, e := range q.events {
-		args = append(args, i+1, e.Kind, e.OrgID, e.SpaceID, e.Subject, string(e.Data))
+		// Each event keeps its own write's time: the writes committed in one group have
+		// their events written together (groupcommit.go).
+		args = append(args, i+1, e.Kind, e.OrgID, e.SpaceID, e.Subject, string(e.Data), Micros(e.At))
 	}
-	if _, err := q.Exec(ctx, `WITH s AS (UPDATE outbox_state SET seq = seq + CAST(? AS BIGINT) WHERE id = 1 RETURNING seq),
+	if err := q.lastExec(ctx, `WITH s AS (UPDATE outbox_state SET seq = seq + CAST(? AS BIGINT) WHERE id = 1 RETURNING seq),
 		g AS (UPDATE outbox_generation SET n = n + 1 WHERE shard = CAST(? AS INTEGER)),
 		w AS (INSERT INTO outbox_events (seq, kind, org_id, space_id, subject, data, created_at)
-			SELECT s.seq - `+fmt.Sprint(n)+` + v.i, v.kind, v.org_id, v.space_id, v.subject, v.data, CAST(? AS BIGINT)
-			FROM s, (VALUES `+valuesList(n, 0, pgEventRow)+`) AS v (i, kind, org_id, space_id, subject, data))
+			SELECT s.seq - `+fmt.Sprint(n)+` + v.i, v.kind, v.org_id, v.space_id, v.subject, v.data, v.created_at
+			FROM s, (VALUES `+valuesList(n, 0, pgEventRow)+`) AS v (i, kind, org_id, space_id, subject, data, created_at))
 		SELECT pg_notify('`+notifyChannel+`', '')`, args...); err != nil {
 		return fmt.Errorf("write events: %w", err)
 	}
 	if wake := q.db.eventsWritten.Load(); wake != nil {
 		q.AfterCommit(*wake)
 	}
+	return nil
+}
+
+// lastExec runs the last statement of a transaction on PostgreSQL; with commitInline, the
+// COMMIT is sent with it, in one round trip: the statement's arguments are then written into
+// its text by the driver (its simple protocol) rather than sent apart. Should the statement
+// fail, the COMMIT does not run, and the transaction is left to be rolled back.
+func (q *Q) lastExec(ctx context.Context, query string, args ...any) error {
+	if !q.commitInline {
+		_, err := q.Exec(ctx, query, args...)
+		return err
+	}
+	if _, err := q.Exec(ctx, query+`; COMMIT`, append([]any{pgx.QueryExecModeSimpleProtocol}, args...)...); err != nil {
+		return err
+	}
+	q.committed = true
 	return nil
 }
 
@@ -121,8 +141,8 @@ func (q *Q) writeEvents(ctx context.Context) error {
 		part := q.events[start:min(start+eventsPerInsert, len(q.events))]
 		args := make([]any, 0, len(part)*7)
 		for i, e := range part {
-			// Each event keeps its own transaction's time: on SQLite the writes committed in
-			// one group have their events written together (groupcommit.go).
+			// Each event keeps its own write's time: the writes committed in one group have
+			// their events written together (groupcommit.go).
 			args = append(args, first+int64(start+i), e.Kind, e.OrgID, e.SpaceID, e.Subject, string(e.Data), Micros(e.At))
 		}
 		if _, err := q.Exec(ctx, `INSERT INTO outbox_events (seq, kind, org_id, space_id, subject, data, created_at) VALUES `+

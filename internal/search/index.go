@@ -94,8 +94,9 @@ func (s *Service) catchUp(ctx context.Context, states map[string]IndexState) err
 }
 
 // Refresh brings the space's index from the revision it was built from to the space's head,
-// rewriting only the sections of pages whose records differ. With maxPages > 0 a larger
-// change is left alone (without error). A space that no longer exists has nothing to index
+// rewriting only the sections of pages whose records differ; a change of more than
+// batchPages pages is written in batches (applyInBatches). With maxPages > 0 a larger change
+// is left alone (without error). A space that no longer exists has nothing to index
 // (purging a space drops its sections in the same transaction).
 //
 // Refreshes of one space may run at once, in this process and in others sharing the

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
 	"docsd/internal/apperr"
+	"docsd/internal/content"
 	"docsd/internal/contenttree"
 	"docsd/internal/markdoc"
 )
@@ -28,9 +30,15 @@ type IndexRequest struct {
 // consumer (consume.go) so that searches stay quick.
 const smallChangePages = 50
 
-// bulkPages is the size of a change from which the whole new tree is loaded at once (its
-// markdown in batches) rather than page by page.
+// bulkPages is the size of a change from which the pages are read from the new revision's
+// snapshot (their markdown in batches) rather than one by one.
 const bulkPages = 200
+
+// batchPages is the size of an index update from which it is written in batches of as
+// many pages, each in a transaction of its own (see applyInBatches), so that the memory it
+// takes does not grow with the update: a first index of a 10,000-page space built every
+// section in memory and wrote them all in one transaction.
+const batchPages = 300
 
 // HandleJob runs an IndexJob.
 func (s *Service) HandleJob(ctx context.Context, payload json.RawMessage) error {
@@ -86,8 +94,9 @@ func (s *Service) catchUp(ctx context.Context, states map[string]IndexState) err
 }
 
 // Refresh brings the space's index from the revision it was built from to the space's head,
-// rewriting only the sections of pages whose records differ. With maxPages > 0 a larger
-// change is left alone (without error). A space that no longer exists has nothing to index
+// rewriting only the sections of pages whose records differ; a change of more than
+// batchPages pages is written in batches (applyInBatches). With maxPages > 0 a larger change
+// is left alone (without error). A space that no longer exists has nothing to index
 // (purging a space drops its sections in the same transaction).
 //
 // Refreshes of one space may run at once, in this process and in others sharing the
@@ -121,18 +130,14 @@ func (s *Service) Refresh(ctx context.Context, spaceID string, maxPages int) err
 			s.large.add(spaceID, from, to)
 			return nil
 		}
-		rows, err := s.rowsOf(ctx, spaceID, to, changed)
-		if err != nil {
-			return err
-		}
-		done, err := s.store.ApplyIndex(ctx, s.clock.Now(), spaceID, from, to, all, append(changed, removed...), rows)
+		sections, done, err := s.apply(ctx, spaceID, from, to, all, changed, removed)
 		if err != nil {
 			return err
 		}
 		if !done {
 			continue // another indexer moved the index meanwhile: look again from where it left it
 		}
-		if maxPages == 0 && len(rows) >= championBulk {
+		if maxPages == 0 && sections >= championBulk {
 			// So many new sections may have made many words common at once: ready their
 			// ranking here, in the consumer, rather than in the first queries that use them. (An
 			// update small enough for a search to make adds too few sections for that to matter.)
@@ -169,21 +174,118 @@ func (l *largeChanges) add(spaceID, from, to string) {
 	l.seen[spaceID] = [2]string{from, to}
 }
 
+// apply updates the space's index from revision from to revision to: changed are the pages
+// added or changed in to, removed those gone from it, and all says that the index is to hold
+// the pages of changed and no other (it is rebuilt). It returns how many sections it wrote,
+// and done false when another indexer moved the index first. A small update is written in
+// one transaction; a larger one in batches (applyInBatches).
+func (s *Service) apply(ctx context.Context, spaceID, from, to string, all bool, changed, removed []string) (sections int, done bool, err error) {
+	// An index with no revision may hold sections of an update cut short: it is rebuilt.
+	all = all || from == ""
+	if len(changed)+len(removed) > batchPages {
+		return s.applyInBatches(ctx, spaceID, from, to, all, changed, removed)
+	}
+	rows, err := s.rowsOf(ctx, spaceID, to, changed)
+	if err != nil {
+		return 0, false, err
+	}
+	done, err = s.store.ApplyIndex(ctx, s.clock.Now(), spaceID, from, to, all, slices.Concat(changed, removed), rows)
+	return len(rows), done, err
+}
+
+// applyInBatches writes a large index update batchPages pages at a time, each batch in a
+// transaction of its own, so that only one batch's pages and sections are in memory at once.
+// The index has no revision from the first batch until the last is written (see
+// Store.BeginIndexBatches): a search meanwhile finds the space's index behind its head and
+// searches it as it is, and an update cut short (a crash, a stop) leaves it to be rebuilt
+// whole by the next, which rewrites every page and drops the sections of any other. An update
+// that another one took over returns an error (the outbox consumer tries again later), one
+// that another finished returns done false.
+func (s *Service) applyInBatches(ctx context.Context, spaceID, from, to string, all bool, changed, removed []string) (sections int, done bool, err error) {
+	claim, ok, err := s.store.BeginIndexBatches(ctx, s.clock.Now(), spaceID, from)
+	if err != nil || !ok {
+		return 0, false, err
+	}
+	snap, err := s.content.Snapshot(ctx, to)
+	if err != nil {
+		return 0, false, err
+	}
+	pages := slices.Concat(changed, removed)
+	for start := 0; start < len(pages); start += batchPages {
+		part := pages[start:min(start+batchPages, len(pages))]
+		rows, err := s.snapshotRows(ctx, spaceID, snap, part)
+		if err != nil {
+			return 0, false, err
+		}
+		ok, err := s.store.ApplyIndexBatch(ctx, s.clock.Now(), spaceID, claim, part, rows)
+		if err != nil {
+			return 0, false, err
+		}
+		if !ok {
+			return 0, false, s.lostBatches(ctx, spaceID)
+		}
+		sections += len(rows)
+	}
+	var keep []string
+	if all {
+		keep = changed
+		if keep == nil {
+			keep = []string{}
+		}
+	}
+	ok, err = s.store.FinishIndexBatches(ctx, s.clock.Now(), spaceID, claim, to, keep)
+	if err != nil {
+		return 0, false, err
+	}
+	if !ok {
+		return 0, false, s.lostBatches(ctx, spaceID)
+	}
+	return sections, true, nil
+}
+
+// lostBatches is the outcome of an update in batches whose claim was lost: nil when the index
+// has a revision again (another indexer finished an update: Refresh looks again from there),
+// an error when another update in batches has taken it over and is still writing.
+func (s *Service) lostBatches(ctx context.Context, spaceID string) error {
+	indexed, err := s.store.Indexed(ctx, spaceID)
+	if err != nil || indexed != "" {
+		return err
+	}
+	return fmt.Errorf("search index of space %s: another indexer took the update over", spaceID)
+}
+
+// snapshotRows returns the sections of the given pages of a revision, reading the markdown of
+// only those that are indexed.
+func (s *Service) snapshotRows(ctx context.Context, spaceID string, snap *content.Snapshot, pageIDs []string) ([]Row, error) {
+	var indexed []string
+	for _, id := range pageIDs {
+		if p, ok := snap.Tree.Pages[id]; ok && indexedPage(p) {
+			indexed = append(indexed, id)
+		}
+	}
+	texts, err := s.content.Markdowns(ctx, snap, indexed)
+	if err != nil {
+		return nil, err
+	}
+	var rows []Row
+	for _, id := range indexed {
+		p := snap.Tree.Pages[id]
+		p.Markdown = texts[id]
+		rows = append(rows, PageRows(spaceID, p)...)
+	}
+	return rows, nil
+}
+
 // rowsOf returns the sections of the given pages of a revision.
 func (s *Service) rowsOf(ctx context.Context, spaceID, revisionID string, pageIDs []string) ([]Row, error) {
-	var rows []Row
 	if len(pageIDs) >= bulkPages {
-		tree, err := s.content.Tree(ctx, revisionID)
+		snap, err := s.content.Snapshot(ctx, revisionID)
 		if err != nil {
 			return nil, err
 		}
-		for _, id := range pageIDs {
-			if p, ok := tree.Pages[id]; ok {
-				rows = append(rows, PageRows(spaceID, p)...)
-			}
-		}
-		return rows, nil
+		return s.snapshotRows(ctx, spaceID, snap, pageIDs)
 	}
+	var rows []Row
 	for _, id := range pageIDs {
 		p, ok, err := s.content.PageAt(ctx, revisionID, id)
 		if err != nil {
@@ -201,7 +303,7 @@ func (s *Service) rowsOf(ctx context.Context, spaceID, revisionID string, pageID
 // top-level heading. Only document pages are indexed, and not those marked noIndex (their
 // owners asked for them to stay out of search).
 func PageRows(spaceID string, p contenttree.Page) []Row {
-	if p.Kind != contenttree.KindDocument || p.NoIndex {
+	if !indexedPage(p) {
 		return nil
 	}
 	opening := Row{SpaceID: spaceID, PageID: p.ID, Title: p.Title, Body: p.Description}
@@ -215,4 +317,9 @@ func PageRows(spaceID string, p contenttree.Page) []Row {
 			Title: sec.Title, Body: sec.Body})
 	}
 	return rows
+}
+
+// indexedPage says whether the index holds sections of page p.
+func indexedPage(p contenttree.Page) bool {
+	return p.Kind == contenttree.KindDocument && !p.NoIndex
 }

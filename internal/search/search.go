@@ -68,6 +68,20 @@ type Store interface {
 	// is true) by rows and records that the index is at revision to, provided it is still at
 	// from; ok is false, with nothing written, when another indexer moved it first.
 	ApplyIndex(ctx context.Context, now time.Time, spaceID, from, to string, all bool, pages []string, rows []Row) (ok bool, err error)
+	// BeginIndexBatches starts an update of the space's index written in several
+	// transactions (a large one: see Refresh), provided the index is still at revision from
+	// (ok is false, with nothing written, when another indexer moved it first). Until the
+	// update finishes the index has no revision (Indexed returns ""), so that an update cut
+	// short is redone whole by the next and no reader takes the index for up to date. claim
+	// names this update: an update that begins later takes the index over from it.
+	BeginIndexBatches(ctx context.Context, now time.Time, spaceID, from string) (claim int64, ok bool, err error)
+	// ApplyIndexBatch replaces, in one transaction, the sections of pages by rows, provided
+	// the update claim still holds the index; ok is false, with nothing written, otherwise.
+	ApplyIndexBatch(ctx context.Context, now time.Time, spaceID string, claim int64, pages []string, rows []Row) (ok bool, err error)
+	// FinishIndexBatches ends the update claim, provided it still holds the index: it drops
+	// the sections of every page not in keep (sorted; none when keep is nil) and records that
+	// the index is at revision to.
+	FinishIndexBatches(ctx context.Context, now time.Time, spaceID string, claim int64, to string, keep []string) (ok bool, err error)
 	// Terms is the index's SQL when the engine hands back matches for this package to rank
 	// (FTS5), nil when it ranks in SQL itself (RankedSearch).
 	Terms() Terms
@@ -90,6 +104,7 @@ type Content interface {
 	PageAt(ctx context.Context, revisionID, pageID string) (contenttree.Page, bool, error)
 	Tree(ctx context.Context, revisionID string) (*contenttree.Tree, error)
 	Snapshot(ctx context.Context, revisionID string) (*content.Snapshot, error)
+	Markdowns(ctx context.Context, snap *content.Snapshot, pageIDs []string) (map[string]string, error)
 }
 
 // Service searches and maintains the index.

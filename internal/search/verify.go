@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 )
 
 // Verify compares the index of a space with the content of its head, as a full rebuild would
@@ -72,11 +74,12 @@ func (s *Service) Rebuild(ctx context.Context, spaceID string) error {
 		if err != nil || !ok {
 			return err
 		}
-		rows, err := s.allRows(ctx, spaceID, to)
+		snap, err := s.content.Snapshot(ctx, to)
 		if err != nil {
 			return err
 		}
-		done, err := s.store.ApplyIndex(ctx, s.clock.Now(), spaceID, from, to, true, nil, rows)
+		pages := slices.Sorted(maps.Keys(snap.Tree.Pages))
+		_, done, err := s.apply(ctx, spaceID, from, to, true, pages, nil)
 		if err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -72,8 +73,11 @@ func (s *Searches) ApplyIndex(ctx context.Context, now time.Time, spaceID, from,
 		var res interface{ RowsAffected() (int64, error) }
 		var err error
 		if from == "" {
+			// A space whose index has no revision either has no row yet or has one left by an
+			// update written in batches that did not finish (BeginIndexBatches).
 			res, err = q.Exec(ctx, `INSERT INTO search_indexed (space_id, revision_id, indexed_at) VALUES (?, ?, ?)
-				ON CONFLICT (space_id) DO NOTHING`, spaceID, to, Micros(q.Now()))
+				ON CONFLICT (space_id) DO UPDATE SET revision_id = excluded.revision_id, indexed_at = excluded.indexed_at
+				WHERE search_indexed.revision_id = ''`, spaceID, to, Micros(q.Now()))
 		} else {
 			res, err = q.Exec(ctx, `UPDATE search_indexed SET revision_id = ?, indexed_at = ? WHERE space_id = ? AND revision_id = ?`,
 				to, Micros(q.Now()), spaceID, from)
@@ -89,18 +93,8 @@ func (s *Searches) ApplyIndex(ctx context.Context, now time.Time, spaceID, from,
 			if err := deleteSections(ctx, q, spaceID, nil); err != nil {
 				return err
 			}
-		} else {
-			for start := 0; start < len(pages); start += 512 {
-				part := pages[start:min(start+512, len(pages))]
-				n, w, err := countSections(ctx, q, spaceID, part)
-				if err != nil {
-					return err
-				}
-				sections, words = sections-n, words-w
-				if err := deleteSections(ctx, q, spaceID, part); err != nil {
-					return err
-				}
-			}
+		} else if sections, words, err = dropPages(ctx, q, spaceID, pages); err != nil {
+			return err
 		}
 		added, err := insertSections(ctx, q, rows)
 		if err != nil {
@@ -112,6 +106,124 @@ func (s *Searches) ApplyIndex(ctx context.Context, now time.Time, spaceID, from,
 			set = `sections = ?, word_count = ?`
 		}
 		_, err = q.Exec(ctx, `UPDATE search_indexed SET `+set+` WHERE space_id = ?`, sections, words, spaceID)
+		return err
+	})
+	if errors.Is(err, errIndexMoved) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// dropPages deletes the sections of the given pages of a space and returns the change it
+// made to the space's counts (sections and words, zero or less).
+func dropPages(ctx context.Context, q *Q, spaceID string, pages []string) (sections, words int64, err error) {
+	for start := 0; start < len(pages); start += 512 {
+		part := pages[start:min(start+512, len(pages))]
+		n, w, err := countSections(ctx, q, spaceID, part)
+		if err != nil {
+			return 0, 0, err
+		}
+		sections, words = sections-n, words-w
+		if err := deleteSections(ctx, q, spaceID, part); err != nil {
+			return 0, 0, err
+		}
+	}
+	return sections, words, nil
+}
+
+// An index update written in batches (search.Store's BeginIndexBatches, ApplyIndexBatch and
+// FinishIndexBatches) holds the space's search_indexed row with its revision set to "" (no
+// index: a crash midway leaves an index that the next update rebuilds whole, and that no
+// reader takes for up to date) and indexed_at set to a claim: a number greater than any the
+// row held before, so that an update that starts later takes the row over and every batch of
+// the earlier one finds its claim gone. Each batch keeps the counts exact, as ApplyIndex does.
+
+func (s *Searches) BeginIndexBatches(ctx context.Context, now time.Time, spaceID, from string) (int64, bool, error) {
+	var claim int64
+	err := s.DB.Write(ctx, now, func(q *Q) error {
+		if from == "" {
+			if _, err := q.Exec(ctx, `INSERT INTO search_indexed (space_id, revision_id, indexed_at) VALUES (?, '', ?)
+				ON CONFLICT (space_id) DO NOTHING`, spaceID, Micros(q.Now())); err != nil {
+				return err
+			}
+		}
+		res, err := q.Exec(ctx, `UPDATE search_indexed SET revision_id = '',
+			indexed_at = CASE WHEN indexed_at >= ? THEN indexed_at + 1 ELSE ? END
+			WHERE space_id = ? AND revision_id = ?`, Micros(q.Now()), Micros(q.Now()), spaceID, from)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return errors.Join(err, errIndexMoved)
+		}
+		return q.QueryRow(ctx, `SELECT indexed_at FROM search_indexed WHERE space_id = ?`, spaceID).Scan(&claim)
+	})
+	if errors.Is(err, errIndexMoved) {
+		return 0, false, nil
+	}
+	return claim, err == nil, err
+}
+
+// holdClaim checks, in a write transaction, that the batched update claim still holds the
+// space's index, and locks its row for the rest of the transaction.
+func holdClaim(ctx context.Context, q *Q, spaceID string, claim int64) error {
+	res, err := q.Exec(ctx, `UPDATE search_indexed SET revision_id = '' WHERE space_id = ? AND revision_id = '' AND indexed_at = ?`,
+		spaceID, claim)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return errors.Join(err, errIndexMoved)
+	}
+	return nil
+}
+
+func (s *Searches) ApplyIndexBatch(ctx context.Context, now time.Time, spaceID string, claim int64, pages []string, rows []search.Row) (bool, error) {
+	err := s.DB.Write(ctx, now, func(q *Q) error {
+		if err := holdClaim(ctx, q, spaceID, claim); err != nil {
+			return err
+		}
+		sections, words, err := dropPages(ctx, q, spaceID, pages)
+		if err != nil {
+			return err
+		}
+		added, err := insertSections(ctx, q, rows)
+		if err != nil {
+			return err
+		}
+		_, err = q.Exec(ctx, `UPDATE search_indexed SET sections = sections + ?, word_count = word_count + ? WHERE space_id = ?`,
+			sections+int64(len(rows)), words+added, spaceID)
+		return err
+	})
+	if errors.Is(err, errIndexMoved) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+func (s *Searches) FinishIndexBatches(ctx context.Context, now time.Time, spaceID string, claim int64, to string, keep []string) (bool, error) {
+	err := s.DB.Write(ctx, now, func(q *Q) error {
+		if err := holdClaim(ctx, q, spaceID, claim); err != nil {
+			return err
+		}
+		var sections, words int64
+		if keep != nil {
+			held, err := column[string](ctx, q, `SELECT DISTINCT page_id FROM search_sections WHERE space_id = ?`, spaceID)
+			if err != nil {
+				return err
+			}
+			var stray []string
+			for _, id := range held {
+				if _, found := slices.BinarySearch(keep, id); !found {
+					stray = append(stray, id)
+				}
+			}
+			if sections, words, err = dropPages(ctx, q, spaceID, stray); err != nil {
+				return err
+			}
+		}
+		_, err := q.Exec(ctx, `UPDATE search_indexed SET revision_id = ?, indexed_at = ?, sections = sections + ?, word_count = word_count + ?
+			WHERE space_id = ?`, to, Micros(q.Now()), sections, words, spaceID)
 		return err
 	})
 	if errors.Is(err, errIndexMoved) {

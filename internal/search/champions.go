@@ -41,17 +41,26 @@ const prefixChampionWords = 4
 // championCandidates scores a query whose every word is common: its title matches, all of
 // them, the sections waiting to join the lists, and its words' champion lists. The spaces
 // searched hold most of the index (allowed names them), so the global lists hold enough of
-// their sections.
+// their sections. Title matches rank before every other section, so when at least m.Limit of
+// them are found the other candidates are not read.
 func (r *ranker) championCandidates(ctx context.Context, m Match, allowed map[string]bool, scorer *Scorer) ([]scored, error) {
 	titled, err := r.terms.TitleMatches(ctx, m)
 	if err != nil {
 		return nil, err
 	}
-	waiting, _, err := r.terms.Waiting(ctx)
+	slices.Sort(titled)
+	titled = slices.Compact(titled)
+	var found []scored
+	if err := r.terms.Texts(ctx, titled, collect(&found, allowed, true, scorer)); err != nil {
+		return nil, err
+	}
+	if len(found) >= m.Limit {
+		return found, nil
+	}
+	ids, _, err := r.terms.Waiting(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ids := append(titled, waiting...)
 	words, err := r.championWords(ctx, m.Query)
 	if err != nil {
 		return nil, err
@@ -64,8 +73,10 @@ func (r *ranker) championCandidates(ctx context.Context, m Match, allowed map[st
 		ids = append(ids, list...)
 	}
 	slices.Sort(ids)
-	ids = slices.Compact(ids)
-	var found []scored
+	ids = slices.DeleteFunc(slices.Compact(ids), func(id int64) bool {
+		_, ok := slices.BinarySearch(titled, id)
+		return ok
+	})
 	err = r.terms.Texts(ctx, ids, collect(&found, allowed, true, scorer))
 	return found, err
 }

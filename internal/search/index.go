@@ -63,7 +63,8 @@ func (s *Service) MaintainRanking(ctx context.Context) error {
 }
 
 // PrepareRanking readies the ranking after a large index update: the sections it added join
-// the champion lists at once, and the words it made common get their lists (champions.go).
+// the champion lists at once, the words it made common get their lists (champions.go), and
+// the document frequencies of the common words are read afresh (rank.go).
 func (s *Service) PrepareRanking(ctx context.Context) error {
 	if s.rank == nil {
 		return nil
@@ -71,7 +72,10 @@ func (s *Service) PrepareRanking(ctx context.Context) error {
 	if err := s.rank.maintain(ctx, true); err != nil {
 		return err
 	}
-	return s.rank.prepare(ctx, ExactBound)
+	if err := s.rank.prepare(ctx, ExactBound); err != nil {
+		return err
+	}
+	return s.rank.stats.readTableNow(ctx, s.rank.terms)
 }
 
 // catchUp brings the index of each space of states that is behind its head up to date,

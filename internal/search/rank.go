@@ -36,6 +36,7 @@ func (r *ranker) search(ctx context.Context, m Match) ([]Hit, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.stats.refreshTable(r.terms, corpus)
 	df := make([]int, len(m.Query.Terms))
 	for i, t := range m.Query.Terms {
 		if df[i], err = r.docFreq(ctx, t); err != nil {
@@ -137,14 +138,20 @@ func (r *ranker) docFreq(ctx context.Context, t Term) (int, error) {
 }
 
 // stats caches the figures ranking needs of the whole index. Counting them costs a walk of
-// the word's doclist (FTS5's vocabulary table reads it whole: milliseconds for a word in every
-// section) or of the table, while ranking needs them only roughly: they are kept for
-// statsTTL, and the corpus figures for corpusTTL.
+// the word's doclist (FTS5's vocabulary table reads it whole: for a word in a few thousand
+// sections, as long as the search itself; milliseconds for a word in every section) or of
+// the table, while ranking needs them only roughly. The document frequencies of every common
+// word are read in one pass over the index (a table, refreshed in the background when the
+// index has changed and the table is old); a rarer word's is counted when a query needs it,
+// cheaply, and kept for statsTTL. The corpus figures are kept for corpusTTL.
 type stats struct {
 	mu       sync.Mutex
 	corpus   Corpus
 	corpusAt time.Time
 	words    map[string]cachedFreq
+	table    *freqTable
+	building bool // a table is being read
+	gen      int  // moved by forget, so that a table read before it is not kept
 }
 
 type cachedFreq struct {
@@ -152,10 +159,30 @@ type cachedFreq struct {
 	at   time.Time
 }
 
+// freqTable holds the document frequencies of the words held by at least atLeast sections
+// when it was read: a word it does not hold was rarer.
+type freqTable struct {
+	docs    map[string]int
+	atLeast int
+	corpus  Corpus // the corpus figures when it was read
+	at      time.Time
+	took    time.Duration
+}
+
 const (
 	statsTTL      = time.Minute
 	corpusTTL     = time.Second
 	maxCachedFreq = 50000
+	// A table is read again once the index has changed and it is older than freqTableAge, or
+	// than freqTableCost times the time it took to read (so that reading it costs at most
+	// about 1% of a core).
+	freqTableAge  = 5 * time.Minute
+	freqTableCost = 100
+	// The table holds the words of at least minTableDocs sections, and of at least one in
+	// tableShare of the index's: it holds no more than tableShare times the distinct words of
+	// a section, and the words it leaves out are counted in a short walk each.
+	minTableDocs = 32
+	tableShare   = 4000
 )
 
 func (c *stats) docFreq(ctx context.Context, terms Terms, w string, prefix bool) (int, error) {
@@ -164,6 +191,12 @@ func (c *stats) docFreq(ctx context.Context, terms Terms, w string, prefix bool)
 		key += "*"
 	}
 	c.mu.Lock()
+	if c.table != nil && !prefix {
+		if n, ok := c.table.docs[w]; ok {
+			c.mu.Unlock()
+			return n, nil
+		}
+	}
 	got, ok := c.words[key]
 	c.mu.Unlock()
 	if ok && time.Since(got.at) < statsTTL {
@@ -180,6 +213,52 @@ func (c *stats) docFreq(ctx context.Context, terms Terms, w string, prefix bool)
 	c.words[key] = cachedFreq{docs: n, at: time.Now()}
 	c.mu.Unlock()
 	return n, nil
+}
+
+// refreshTable starts reading the table of document frequencies in the background when there
+// is none, or when it is old and the index has changed since (its corpus figures are now).
+func (c *stats) refreshTable(terms Terms, now Corpus) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := c.table
+	if c.building || (t != nil && (t.corpus == now || time.Since(t.at) < max(freqTableAge, freqTableCost*t.took))) {
+		return
+	}
+	c.building = true
+	go func(gen int) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		c.readTable(ctx, terms, now, gen)
+	}(c.gen)
+}
+
+// readTable reads the table of document frequencies and keeps it, unless forget was called
+// since gen. A failure leaves the table as it was.
+func (c *stats) readTable(ctx context.Context, terms Terms, corpus Corpus, gen int) error {
+	start := time.Now()
+	t := &freqTable{docs: map[string]int{}, atLeast: max(minTableDocs, corpus.Sections/tableShare), corpus: corpus}
+	err := terms.WordsDocs(ctx, t.atLeast, func(w string, n int) { t.docs[w] = n })
+	t.at, t.took = time.Now(), time.Since(start)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.building = false
+	if err == nil && gen == c.gen {
+		c.table = t
+	}
+	return err
+}
+
+// readTableNow reads the table of document frequencies at once (after a large index update).
+func (c *stats) readTableNow(ctx context.Context, terms Terms) error {
+	corpus, err := corpusNow(ctx, terms)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.building = true
+	gen := c.gen
+	c.mu.Unlock()
+	return c.readTable(ctx, terms, corpus, gen)
 }
 
 // corpusOf returns the corpus figures.
@@ -209,6 +288,7 @@ func corpusNow(ctx context.Context, terms Terms) (Corpus, error) {
 // forget drops the cached figures, so the next search reads them afresh.
 func (c *stats) forget() {
 	c.mu.Lock()
-	c.corpus, c.corpusAt, c.words = Corpus{}, time.Time{}, nil
+	c.corpus, c.corpusAt, c.words, c.table = Corpus{}, time.Time{}, nil, nil
+	c.gen++
 	c.mu.Unlock()
 }

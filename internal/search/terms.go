@@ -16,6 +16,9 @@ type Terms interface {
 	// WordDocs returns how many sections hold the word w; with prefix, the sum of that over
 	// the first limit words that start with w.
 	WordDocs(ctx context.Context, w string, prefix bool, limit int) (int, error)
+	// WordsDocs calls each with every word held by at least atLeast sections, and how many
+	// hold it (one pass over the whole index).
+	WordsDocs(ctx context.Context, atLeast int, each func(word string, docs int)) error
 	// FrequentWords returns, of the first scan words that start with prefix, the top ones
 	// held by the most sections, most first.
 	FrequentWords(ctx context.Context, prefix string, scan, top int) ([]string, error)

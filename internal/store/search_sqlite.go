@@ -78,6 +78,23 @@ func (t sqliteTerms) WordDocs(ctx context.Context, w string, prefix bool, limit 
 	return n, err
 }
 
+func (t sqliteTerms) WordsDocs(ctx context.Context, atLeast int, each func(string, int)) error {
+	rows, err := t.q.Query(ctx, `SELECT term, doc FROM search_vocab WHERE doc >= ?`, atLeast)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var w string
+		var n int
+		if err := rows.Scan(&w, &n); err != nil {
+			return err
+		}
+		each(w, n)
+	}
+	return rows.Err()
+}
+
 func (t sqliteTerms) FrequentWords(ctx context.Context, prefix string, scan, top int) ([]string, error) {
 	return column[string](ctx, t.q, `SELECT term FROM (SELECT term, doc FROM search_vocab WHERE term >= ? AND term < ? LIMIT `+
 		strconv.Itoa(scan)+`) ORDER BY doc DESC LIMIT `+strconv.Itoa(top), prefix, prefix+"\U0010FFFF")

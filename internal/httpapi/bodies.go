@@ -139,15 +139,47 @@ func (s *Server) gateTarget(r *http.Request, c auth.Caller) error {
 // statusRecorder.WriteHeader).
 type trackedBody struct {
 	io.ReadCloser
-	done atomic.Bool
+	length int64 // the declared Content-Length, -1 when chunked
+	read   atomic.Int64
+	done   atomic.Bool
 }
 
 func (b *trackedBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
+	b.read.Add(int64(n))
 	if err != nil {
 		b.done.Store(true)
 	}
 	return n, err
+}
+
+// drainUnread and drainWait bound what an answer given before its body was read waits for:
+// a rest of at most drainUnread bytes that arrives within drainWait is read and dropped, so
+// the connection stays open. Closing a connection with a client's bytes still unread makes
+// the kernel reset it, and a client still writing its small body then sees the reset (a
+// broken pipe) instead of the answer.
+const (
+	drainUnread = 64 << 10
+	drainWait   = 250 * time.Millisecond
+)
+
+// drain reads the rest of a small declared body, within drainWait, and reports whether it
+// reached the end.
+func (b *trackedBody) drain(w http.ResponseWriter) bool {
+	rest := b.length - b.read.Load()
+	if b.length < 0 || rest > drainUnread {
+		return false
+	}
+	rc := http.NewResponseController(w)
+	if rc.SetReadDeadline(time.Now().Add(drainWait)) != nil {
+		return false
+	}
+	_, _ = io.CopyN(io.Discard, b, rest+1)
+	if !b.done.Load() || b.read.Load() != b.length {
+		return false
+	}
+	_ = rc.SetReadDeadline(time.Time{}) // the server sets the next request's own deadline
+	return true
 }
 
 // unreadBody prepares an answer to a request whose body was not read to its end: the

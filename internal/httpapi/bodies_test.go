@@ -142,3 +142,38 @@ func TestBodiesInFlightShareAMemoryBudget(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+func TestSmallUnreadBodyKeepsTheConnection(t *testing.T) {
+	e := apitest.New(t)
+	// The whole small body is sent, but the 401 comes from the headers: the server reads and
+	// drops the rest instead of closing with it unread, which would reset the connection under
+	// a client still writing it.
+	body := `{"title":"` + strings.Repeat("x", 8000) + `"}`
+	conn := rawRequest(t, e, "PATCH", "/v1/orgs/"+e.Org, "", int64(len(body)), body)
+	br := bufio.NewReader(conn)
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 401 {
+		t.Fatalf("status %d; want 401", resp.StatusCode)
+	}
+	if resp.Close {
+		t.Fatalf("Connection: close after a small body that was all sent; want the connection kept")
+	}
+	// The same connection serves the next request.
+	if _, err := io.WriteString(conn, "GET /v1/ HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	resp, err = http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatalf("second request on the kept connection: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("second request: status %d; want 200", resp.StatusCode)
+	}
+}

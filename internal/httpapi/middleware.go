@@ -48,7 +48,7 @@ func (s *statusRecorder) WriteHeader(code int) {
 	if !s.wroteHeader {
 		s.status = code
 		s.wroteHeader = true
-		if s.body != nil && !s.body.done.Load() {
+		if s.body != nil && !s.body.done.Load() && !s.body.drain(s.ResponseWriter) {
 			unreadBody(s.ResponseWriter)
 		}
 	}
@@ -79,7 +79,7 @@ func (s *Server) outer(next http.Handler) http.Handler {
 		r = r.WithContext(ctx)
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
-			rec.body = &trackedBody{ReadCloser: http.MaxBytesReader(w, r.Body, s.maxBody)}
+			rec.body = &trackedBody{ReadCloser: http.MaxBytesReader(w, r.Body, s.maxBody), length: r.ContentLength}
 			r.Body = rec.body
 		}
 		defer func() {

@@ -6,3 +6,9 @@ func (db *DB) GenerationWaits() uint64 {
 	defer db.gens.mu.Unlock()
 	return db.gens.waits
 }
+
+// GenerationPragmas is how many generation checks asked SQLite (PRAGMA data_version) rather
+// than finding the wal-index header unchanged.
+func (db *DB) GenerationPragmas() uint64 {
+	return db.gens.pragmas.Load()
+}

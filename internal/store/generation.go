@@ -7,19 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
 // generations tells whether the database may have changed, so that answers computed from it
 // can be reused until it does. On SQLite, `PRAGMA data_version` on a connection of its own
 // changes whenever any other connection (of this process or another, such as the admin
-// commands) commits. The pragma takes SQLite's shared-memory locks, most of a cached read's
-// overhead, so on Linux a check first reads the wal-index header from the mapped -shm file
-// (walindex.go): when it equals the header read before the last pragma, no commit happened
-// since, and the pragma's answer still holds. PostgreSQL has no such signal, so every write transaction adds one to a
+// commands) commits. PostgreSQL has no such signal, so every write transaction adds one to a
 // row of outbox_generation before it commits (Q.beforeCommit), and the generation is the sum
 // of those rows: a read that starts after a commit was acknowledged sees a larger sum than
 // any read that ended before it, on every instance sharing the database. The read is one
@@ -36,22 +31,7 @@ type generations struct {
 	lastGen   uint64
 	inflight  *genCheck
 	waits     uint64 // checks that waited to batch calls, for tests
-
-	// SQLite only: the wal-index mapping and what it showed before the last pragma.
-	shmPath  string        // the database's -shm file; empty when it has none
-	shm      *walIndex     // nil until mapped, and again for good once shmOff
-	shmOff   bool          // no mapping to trust: every check runs the pragma
-	seen     walHeader     // the header read just before the last pragma
-	seenOK   bool          // seen was a consistent header, read on this connection's epoch
-	seenGen  uint64        // what that pragma answered
-	pragmaAt time.Time     // when that pragma's check started
-	pragmas  atomic.Uint64 // pragmas run, for tests
 }
-
-// maxHeaderTrust is how long an unchanged wal-index header stands in for the pragma. The
-// header alone is sound (see check); asking SQLite itself now and then costs nothing and
-// bounds the staleness of any case this reasoning missed.
-const maxHeaderTrust = time.Second
 
 type genCheck struct {
 	start time.Time
@@ -119,7 +99,7 @@ func (db *DB) Generation(ctx context.Context, since time.Time, batch bool) (uint
 			time.Sleep(wait)
 		}
 		c.start = time.Now()
-		c.gen, c.err = g.check(ctx, c.start)
+		c.gen, c.err = g.check(ctx)
 		g.mu.Lock()
 		g.inflight = nil
 		if c.err == nil && c.start.After(g.lastStart) {
@@ -131,71 +111,14 @@ func (db *DB) Generation(ctx context.Context, since time.Time, batch bool) (uint
 	}
 }
 
-// check returns the generation; start is when the check began. Only one check runs at a
-// time, so the dedicated connection and the mapping are never shared.
-//
-// On SQLite, a commit rewrites the wal-index header before it returns, so every commit
-// acknowledged before start is either one the last pragma saw or one that changed the header
-// since it was read, just before that pragma. A header equal to that one, read now, therefore
-// lets the pragma's answer stand. Anything less certain (a header being rewritten, a mapping
-// that may no longer be SQLite's) runs the pragma.
-func (g *generations) check(ctx context.Context, start time.Time) (uint64, error) {
+// check reads data_version on the dedicated connection. Only one check runs at a time, so
+// the connection is never shared.
+func (g *generations) check(ctx context.Context) (uint64, error) {
 	if g.postgres {
 		var n int64
 		err := g.pool.QueryRowContext(ctx, `SELECT COALESCE(SUM(n), 0)::BIGINT FROM outbox_generation`).Scan(&n)
 		return uint64(n), err
 	}
-	var before walHeader
-	beforeOK := false
-	if g.shm != nil {
-		h, ok, err := g.shm.header()
-		switch {
-		case err != nil:
-			g.dropWalIndex()
-		case ok && g.seenOK && h == g.seen && start.Sub(g.pragmaAt) < maxHeaderTrust:
-			return g.seenGen, nil
-		default:
-			before, beforeOK = h, ok
-		}
-	}
-	gen, err := g.dataVersion(ctx)
-	g.pragmas.Add(1)
-	if err != nil {
-		g.seenOK = false
-		return 0, err
-	}
-	g.seen, g.seenOK, g.seenGen, g.pragmaAt = before, beforeOK, gen, start
-	if g.shm == nil && !g.shmOff {
-		g.mapWalIndex(ctx)
-	}
-	return gen, nil
-}
-
-// mapWalIndex maps the -shm file once the dedicated connection has read the database, so
-// that SQLite has it open. A database not in WAL mode has no wal-index to read; one in WAL
-// mode stays in it while this connection is open (leaving WAL mode needs an exclusive lock).
-func (g *generations) mapWalIndex(ctx context.Context) {
-	g.shmOff = true
-	var mode string
-	if g.shmPath == "" || g.conn.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode) != nil || !strings.EqualFold(mode, "wal") {
-		return
-	}
-	w, err := openWalIndex(g.shmPath)
-	if err != nil {
-		return
-	}
-	g.shm, g.shmOff = w, false
-}
-
-// dropWalIndex gives up the mapping for good: the file at its path is no longer the one
-// mapped, and which one SQLite uses cannot be known from here.
-func (g *generations) dropWalIndex() {
-	g.shm.close()
-	g.shm, g.shmOff, g.seenOK = nil, true, false
-}
-
-// dataVersion reads data_version on the dedicated connection.
-func (g *generations) dataVersion(ctx context.Context) (uint64, error) {
 	if g.conn == nil {
 		conn, err := g.pool.Conn(ctx)
 		if err != nil {
@@ -272,9 +195,6 @@ func (g *generations) close() {
 	defer g.mu.Unlock()
 	if g.conn != nil {
 		g.closeConn()
-	}
-	if g.shm != nil {
-		g.dropWalIndex()
 	}
 	g.pool.Close()
 }

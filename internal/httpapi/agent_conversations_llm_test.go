@@ -1,9 +1,7 @@
 package httpapi_test
 
 import (
-	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -36,10 +34,8 @@ func (m *agentModel) setMode(mode string) {
 func (m *agentModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	w.Header().Set("Content-Type", "application/json")
 	if m.mode == "fail" {
-		w.WriteHeader(http.StatusInternalServerError)
-		w.Write([]byte(`{"error":{"message":"model crashed","type":"server_error"}}`))
+		writeModelFailure(w)
 		return
 	}
 	if r.URL.Path != "/v1/chat/completions" || r.Header.Get("Authorization") != "Bearer test-key" {
@@ -47,12 +43,8 @@ func (m *agentModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	var body struct {
-		Messages []struct{ Role, Content string } `json:"messages"`
-	}
-	if err := json.NewDecoder(r.Body).Decode(&body); err != nil || len(body.Messages) != 2 {
-		m.t.Errorf("chat body: %+v %v", body, err)
-		http.Error(w, "bad body", 400)
+	body, ok := readChat(m.t, w, r)
+	if !ok {
 		return
 	}
 	system, user := body.Messages[0].Content, body.Messages[1].Content
@@ -70,9 +62,7 @@ func (m *agentModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		m.t.Errorf("unexpected system prompt %q", system)
 	}
-	json.NewEncoder(w).Encode(map[string]any{"id": "c1", "object": "chat.completion", "created": 1, "model": "test-model",
-		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": answer}}},
-		"usage":   map[string]any{"prompt_tokens": 5, "completion_tokens": 5, "total_tokens": 10}})
+	writeChatAnswer(w, answer)
 }
 
 // TestAgentConversationsModel: with a language model the agent answers each message (seeing
@@ -80,12 +70,10 @@ func (m *agentModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // nothing recorded.
 func TestAgentConversationsModel(t *testing.T) {
 	m := &agentModel{t: t, mode: "ok"}
-	srv := httptest.NewServer(m)
-	t.Cleanup(srv.Close)
+	model := useModel(t, m)
 	e := apitest.NewWithConfig(t, func(c *config.Config) {
-		c.Language.LLMBaseURL, c.Language.LLMModel, c.Language.LLMAPIKey = srv.URL+"/v1", "test-model", "test-key"
+		model(c)
 		c.Language.LLMTimeout = 400 * time.Millisecond
-		c.Language.ApertiumCommand = ""
 	})
 	alice := e.Member("alice", auth.Edit)
 	base := orgAgentPath(e.Org)

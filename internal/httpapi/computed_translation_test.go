@@ -2,13 +2,11 @@ package httpapi_test
 
 import (
 	"encoding/json"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"docsd/internal/apitest"
 	"docsd/internal/auth"
-	"docsd/internal/config"
 )
 
 func translationSource(id string, value any) map[string]any {
@@ -24,12 +22,7 @@ func translationSource(id string, value any) map[string]any {
 // translated content: the translation's result revision, and one document's translation.
 func TestComputedTranslationContent(t *testing.T) {
 	stand := &chatStandIn{t: t}
-	srv := httptest.NewServer(stand)
-	defer srv.Close()
-	e := apitest.NewWithConfig(t, func(c *config.Config) {
-		c.Language.LLMBaseURL, c.Language.LLMModel, c.Language.LLMAPIKey = srv.URL+"/v1", "test-model", "test-key"
-		c.Language.ApertiumCommand = ""
-	})
+	e := apitest.NewWithConfig(t, useModel(t, stand))
 	src := newSpace(t, e, e.Admin, e.Org, map[string]any{"title": "Guide"})
 	replaceContent(t, e, e.Admin, src, sourceTree())
 	e.RunDue()

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -61,9 +60,7 @@ func (m *modelStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m.mu.Unlock()
 	switch mode {
 	case "fail":
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusInternalServerError)
-		w.Write([]byte(`{"error":{"message":"model crashed","type":"server_error"}}`))
+		writeModelFailure(w)
 		return
 	case "hang":
 		io.Copy(io.Discard, r.Body) // so that the server notices the client hang up
@@ -102,15 +99,8 @@ func (m *modelStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		json.NewEncoder(w).Encode(map[string]any{"object": "list", "model": body.Model, "data": data,
 			"usage": map[string]any{"prompt_tokens": 7 * len(body.Input), "total_tokens": 7 * len(body.Input)}})
 	case "/v1/chat/completions":
-		var body struct {
-			Messages []struct {
-				Role    string `json:"role"`
-				Content string `json:"content"`
-			} `json:"messages"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&body); err != nil || len(body.Messages) != 2 {
-			m.t.Errorf("chat body: %+v %v", body, err)
-			http.Error(w, "bad body", 400)
+		body, ok := readChat(m.t, w, r)
+		if !ok {
 			return
 		}
 		system, user := body.Messages[0].Content, body.Messages[1].Content
@@ -138,9 +128,7 @@ func (m *modelStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			answer = "Here you are:\n```json\n" + string(b) + "\n```"
 		case strings.Contains(system, "You edit a documentation page") && mode == "nodraft":
 			m.mu.Unlock()
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusInternalServerError)
-			w.Write([]byte(`{"error":{"message":"model crashed","type":"server_error"}}`))
+			writeModelFailure(w)
 			return
 		case strings.Contains(system, "You edit a documentation page"):
 			m.drafts++
@@ -152,10 +140,7 @@ func (m *modelStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			m.t.Errorf("unexpected system prompt %q", system)
 		}
 		m.mu.Unlock()
-		json.NewEncoder(w).Encode(map[string]any{"id": "c1", "object": "chat.completion", "created": 1, "model": "test-model",
-			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
-				"message": map[string]any{"role": "assistant", "content": answer}}},
-			"usage": map[string]any{"prompt_tokens": 50, "completion_tokens": 20, "total_tokens": 70}})
+		writeChatAnswer(w, answer)
 	default:
 		m.t.Errorf("unexpected request %s %s", r.Method, r.URL.Path)
 		http.NotFound(w, r)
@@ -182,13 +167,11 @@ func userPart(body string) map[string]any {
 // space whose one page answers none of the questions.
 func modelEnv(t *testing.T, stand *modelStandIn) (*apitest.Env, string) {
 	t.Helper()
-	srv := httptest.NewServer(stand)
-	t.Cleanup(srv.Close)
+	model := useModel(t, stand)
 	e := apitest.NewWithConfig(t, func(c *config.Config) {
-		c.Language.LLMBaseURL, c.Language.LLMModel, c.Language.LLMAPIKey = srv.URL+"/v1", "test-model", "test-key"
+		model(c)
 		c.Language.LLMEmbeddingModel = "test-embed"
 		c.Language.LLMTimeout = 400 * time.Millisecond
-		c.Language.ApertiumCommand = ""
 	})
 	sp := newSpace(t, e, e.Admin, e.Org, map[string]any{"title": "Help center"})
 	replaceContent(t, e, e.Admin, sp, newTreeBuilder().

@@ -3,7 +3,6 @@ package httpapi_test
 import (
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -11,7 +10,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"docsd/internal/apitest"
-	"docsd/internal/config"
 )
 
 // chatStandIn is an OpenAI-compatible chat-completions server on loopback: it checks each
@@ -41,18 +39,12 @@ func (c *chatStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(`{"error":{"message":"slow down","type":"rate_limit"}}`))
 		return
 	}
-	var body struct {
-		Model    string `json:"model"`
-		Messages []struct {
-			Role    string `json:"role"`
-			Content string `json:"content"`
-		} `json:"messages"`
-	}
-	if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body.Model != "test-model" || len(body.Messages) != 2 ||
-		body.Messages[0].Role != "system" || body.Messages[1].Role != "user" {
-		c.t.Errorf("request body: %+v (%v)", body, err)
-		http.Error(w, "bad body", 400)
+	body, ok := readChat(c.t, w, r)
+	if !ok {
 		return
+	}
+	if body.Model != "test-model" {
+		c.t.Errorf("model %q", body.Model)
 	}
 	var segs []string
 	if err := json.Unmarshal([]byte(body.Messages[1].Content), &segs); err != nil {
@@ -65,21 +57,12 @@ func (c *chatStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		out[i] = "ES " + s
 	}
 	answer, _ := json.Marshal(out)
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(map[string]any{"id": "c1", "object": "chat.completion", "created": 1, "model": "test-model",
-		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
-			"message": map[string]any{"role": "assistant", "content": "```json\n" + string(answer) + "\n```"}}},
-		"usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 40, "total_tokens": 140}})
+	writeChatAnswer(w, "```json\n"+string(answer)+"\n```")
 }
 
 func TestTranslationRunWithLanguageModel(t *testing.T) {
 	stand := &chatStandIn{t: t}
-	srv := httptest.NewServer(stand)
-	defer srv.Close()
-	e := apitest.NewWithConfig(t, func(c *config.Config) {
-		c.Language.LLMBaseURL, c.Language.LLMModel, c.Language.LLMAPIKey = srv.URL+"/v1", "test-model", "test-key"
-		c.Language.ApertiumCommand = ""
-	})
+	e := apitest.NewWithConfig(t, useModel(t, stand))
 	src := newSpace(t, e, e.Admin, e.Org, map[string]any{"title": "Guide"})
 	replaceContent(t, e, e.Admin, src, sourceTree())
 	// The source's own head move is processed before there is a translation, so that the
@@ -112,8 +95,8 @@ func TestTranslationRunWithLanguageModel(t *testing.T) {
 		!strings.Contains(p1.Markdown, "`docsd serve` to start the serveur") {
 		t.Fatalf("p1: %q %q", p1.Title, p1.Markdown)
 	}
-	if got := testutil.ToFloat64(e.App.LLMMetrics.Tokens.WithLabelValues("prompt")); got != 300 {
-		t.Errorf("prompt tokens counted: %v, want 300", got)
+	if got := testutil.ToFloat64(e.App.LLMMetrics.Tokens.WithLabelValues("prompt")); got != 3*50 {
+		t.Errorf("prompt tokens counted: %v, want 150 (three requests of 50, as the stand-in answers)", got)
 	}
 
 	// One page edited: one request, with that page's segments only.

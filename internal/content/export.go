@@ -21,13 +21,36 @@ func (s *Service) RevisionByID(ctx context.Context, revisionID string) (*Snapsho
 // Markdowns returns the markdown of the given pages of a snapshot, keyed by page id, reading
 // the texts not in the cache in batches.
 func (s *Service) Markdowns(ctx context.Context, snap *Snapshot, pageIDs []string) (map[string]string, error) {
+	return s.markdownsByHash(ctx, snap.Revision.ID, pageIDs, func(id string) (string, bool) {
+		h, ok := snap.markdownHashes[id]
+		return h, ok
+	})
+}
+
+// ViewMarkdowns is Markdowns for a view: it reads the pages' hashes through the view's levels,
+// so a reader of a few pages of a new revision does not derive its whole tree.
+func (s *Service) ViewMarkdowns(ctx context.Context, v *View, pageIDs []string) (map[string]string, error) {
+	return s.markdownsByHash(ctx, v.Revision().ID, pageIDs, func(id string) (string, bool) {
+		if _, ok := v.Page(id); !ok {
+			return "", false
+		}
+		return v.markdownHash(id), true
+	})
+}
+
+// markdownsByHash reads the markdown of pages whose text hash hashOf gives (false: the page
+// is not in revisionID, a 404), from the cache and the rest in batches.
+func (s *Service) markdownsByHash(ctx context.Context, revisionID string, pageIDs []string,
+	hashOf func(pageID string) (string, bool)) (map[string]string, error) {
 	out := make(map[string]string, len(pageIDs))
+	hashes := make(map[string]string, len(pageIDs))
 	var missing []string
 	for _, id := range pageIDs {
-		h, ok := snap.markdownHashes[id]
+		h, ok := hashOf(id)
 		if !ok {
-			return nil, apperr.NotFoundf("page %s not found in revision %s", id, snap.Revision.ID)
+			return nil, apperr.NotFoundf("page %s not found in revision %s", id, revisionID)
 		}
+		hashes[id] = h
 		if text, ok := s.markdown.get(h); ok {
 			out[id] = text
 		} else {
@@ -49,7 +72,7 @@ func (s *Service) Markdowns(ctx context.Context, snap *Snapshot, pageIDs []strin
 		if _, done := out[id]; done {
 			continue
 		}
-		text, ok := texts[snap.markdownHashes[id]]
+		text, ok := texts[hashes[id]]
 		if !ok {
 			return nil, errors.New("content: markdown of page " + id + " is missing")
 		}

@@ -17,3 +17,9 @@ func (s *Service) PublishedHead(ctx context.Context, spaceID string) (space.Spac
 	snap, err := s.snapshot(ctx, s.store.Read(), sp.Revision)
 	return sp, snap, err
 }
+
+// PublishedSpace is the space of PublishedHead without its content: for a reader that needs
+// only a few pages of a revision it names itself (see RevisionView).
+func (s *Service) PublishedSpace(ctx context.Context, spaceID string) (space.Space, error) {
+	return s.spaces.Published(ctx, spaceID)
+}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 
+	"golang.org/x/sync/singleflight"
+
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
 	"docsd/internal/clock"
@@ -21,7 +23,8 @@ type Service struct {
 	pending   *cache[*pendingSnapshot] // revisions committed here whose snapshot is not derived yet
 	nodeCache *cache[*node]
 	markdown  *cache[string]
-	derived   *derivedValues // see derived.go
+	derived   *derivedValues     // see derived.go
+	decoding  singleflight.Group // snapshots being decoded, by revision id
 }
 
 // Cache bounds: a snapshot of a 10,000-page space is a few megabytes, so snapshots are

@@ -61,17 +61,39 @@ func (s *Service) nodes(tx Tx) nodeSource {
 	}
 }
 
-// snapshot decodes a revision, from the cache when it is there.
+// snapshot decodes a revision, from the cache when it is there. Callers that miss the same
+// revision at once share one decoding: a 10,000-page snapshot is megabytes, and a restarted
+// server's first reader and its search consumer ask for the same head together.
 func (s *Service) snapshot(ctx context.Context, tx Tx, id string) (*Snapshot, error) {
 	if snap, ok := s.snapshots.get(id); ok {
 		return snap, nil
 	}
-	if _, ok := s.pending.get(id); ok {
-		v, err := s.view(ctx, tx, id)
+	v, err, shared := s.decoding.Do(id, func() (any, error) { return s.loadSnapshot(ctx, tx, id) })
+	if err != nil && shared {
+		// The caller that decoded read through its own transaction and context: one not
+		// committed yet may see a revision the other cannot, and a cancelled context is
+		// that caller's. This caller reads again through its own.
+		return s.loadSnapshot(ctx, tx, id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return v.(*Snapshot), nil
+}
+
+// loadSnapshot derives a revision committed in this process, or decodes it, and caches it.
+func (s *Service) loadSnapshot(ctx context.Context, tx Tx, id string) (*Snapshot, error) {
+	if snap, ok := s.snapshots.get(id); ok {
+		return snap, nil
+	}
+	if ps, ok := s.pending.get(id); ok {
+		// The view is built from ps here, not with s.view(id): that could come back to
+		// snapshot(id) if ps left the cache meanwhile, inside this id's own decoding.
+		base, err := s.view(ctx, tx, ps.baseID)
 		if err != nil {
 			return nil, err
 		}
-		snap := v.derive()
+		snap := (&View{ps: ps, base: base, depth: base.depth + 1}).derive()
 		s.snapshots.put(id, snap)
 		s.pending.remove(id)
 		return snap, nil

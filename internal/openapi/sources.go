@@ -43,7 +43,10 @@ func (s *Service) HandleHeadMoves(cs *content.Service) func(ctx context.Context,
 			if json.Unmarshal(e.Data, &mv) != nil {
 				continue
 			}
-			sp, snap, err := cs.PublishedHead(ctx, e.SpaceID)
+			// Only the changed pages are read, through a view of the new head: deriving
+			// the whole tree of every revision a run of merges makes (and caching it) is what
+			// a 10,000-page space's memory went to.
+			sp, err := cs.PublishedSpace(ctx, e.SpaceID)
 			if apperr.Is(err, apperr.NotFound) {
 				continue // deleted since
 			}
@@ -60,13 +63,14 @@ func (s *Service) HandleHeadMoves(cs *content.Service) func(ctx context.Context,
 			if len(changed) == 0 {
 				continue
 			}
-			toSnap, err := cs.Snapshot(ctx, mv.To)
-			if apperr.Is(err, apperr.NotFound) {
-				toSnap = snap
-			} else if err != nil {
+			view, err := cs.RevisionView(ctx, mv.To)
+			if apperr.Is(err, apperr.NotFound) && sp.Revision != "" {
+				view, err = cs.RevisionView(ctx, sp.Revision)
+			}
+			if err != nil {
 				return err
 			}
-			mds, err := cs.Markdowns(ctx, toSnap, changed)
+			mds, err := cs.ViewMarkdowns(ctx, view, changed)
 			if err != nil {
 				return err
 			}

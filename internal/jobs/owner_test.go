@@ -222,6 +222,35 @@ func TestLeaseRenewal(t *testing.T) {
 		}
 	})
 
+	// A process declared gone may still be running: its next renewal must not win the job
+	// back from the process taking it over, before or after that one claims it.
+	t.Run("a lease ended by a takeover is not extended", func(t *testing.T) {
+		t.Parallel()
+		db := openDB(t)
+		clk := clock.NewFake()
+		if err := jobs.New(db, clk, quiet, jobs.Options{}).Enqueue(ctx, "held", nil, time.Time{}, ""); err != nil {
+			t.Fatal(err)
+		}
+		claimAs(t, db, clk, store.JobOwner{Owner: "declared-gone", Machine: "another-machine", PID: 1, StartedAt: clk.Now()}, "held", time.Minute)
+		held := onlyJob(t, db, "held")
+		if err := db.ExtendJobLease(ctx, clk.Now(), held, clk.Now().Add(time.Minute)); err != nil {
+			t.Fatalf("renewing a lease still held: %v", err)
+		}
+		if _, released, err := db.TakeOverJobs(ctx, clk.Now(), clk.Now().Add(time.Hour), nil); err != nil || released != 1 {
+			t.Fatalf("take over: %d released, %v", released, err)
+		}
+		clk.Advance(time.Millisecond)
+		if err := db.ExtendJobLease(ctx, clk.Now(), held, clk.Now().Add(time.Minute)); !errors.Is(err, store.ErrLeaseLost) {
+			t.Fatalf("renewing a lease a takeover ended: %v, want ErrLeaseLost", err)
+		}
+		if got, err := db.ClaimJobs(ctx, clk.Now(), store.JobClaim{Owner: "heir", Lease: time.Minute, Kinds: []string{"held"}, Limit: 1}); err != nil || len(got) != 1 {
+			t.Fatalf("the heir's claim: %v, %d", err, len(got))
+		}
+		if j := onlyJob(t, db, "held"); j.LeaseOwner != "heir" || j.State != store.JobRunning {
+			t.Fatalf("%+v, want the heir's", j)
+		}
+	})
+
 	t.Run("a job whose lease is lost is cancelled", func(t *testing.T) {
 		t.Parallel()
 		db := openDB(t)

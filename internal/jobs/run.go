@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"docsd/internal/store"
@@ -48,10 +49,16 @@ func (q *Queue) runJob(base context.Context, j store.Job) outcome {
 	}
 
 	ctx, cancel := context.WithTimeout(base, k.timeout)
-	heartbeatDone := q.heartbeat(ctx, cancel, j)
+	var lost atomic.Bool
+	heartbeatDone := q.heartbeat(ctx, cancel, j, &lost)
 	err := call(ctx, k.handler, j)
 	cancel()
 	<-heartbeatDone
+	if lost.Load() {
+		// The job is another worker's now, or will be: writing this attempt's outcome
+		// could put it back in the queue under that worker.
+		return outcomeLost
+	}
 
 	now := q.clock.Now()
 	var permanent *PermanentError
@@ -109,8 +116,9 @@ func call(ctx context.Context, h Handler, j store.Job) (err error) {
 }
 
 // heartbeat extends the job's lease while it runs, at a third of the lease so that one missed
-// beat does not lose it. If the lease is lost anyway, the handler's context is cancelled.
-func (q *Queue) heartbeat(ctx context.Context, cancel context.CancelFunc, j store.Job) <-chan struct{} {
+// beat does not lose it. If the lease is lost anyway, the handler's context is cancelled and
+// lost is set.
+func (q *Queue) heartbeat(ctx context.Context, cancel context.CancelFunc, j store.Job, lost *atomic.Bool) <-chan struct{} {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -125,6 +133,7 @@ func (q *Queue) heartbeat(ctx context.Context, cancel context.CancelFunc, j stor
 				err := q.db.ExtendJobLease(ctx, now, j, now.Add(q.opts.Lease))
 				if errors.Is(err, store.ErrLeaseLost) {
 					q.log.Warn("job lease lost while running; stopping it", "job", j.ID, "kind", j.Kind)
+					lost.Store(true)
 					cancel()
 					return
 				}

@@ -208,10 +208,19 @@ func (db *DB) HasDueJobs(ctx context.Context, now time.Time, kinds []string) (bo
 // finishJob updates a job the caller holds: the row must still be running under the same
 // owner and attempt it was claimed with, or ErrLeaseLost is returned and nothing changes.
 func (db *DB) finishJob(ctx context.Context, now time.Time, j Job, set string, args ...any) error {
-	args = append(args, j.ID, j.LeaseOwner, j.Attempts)
+	return db.updateOwnedJob(ctx, now, j, set, args, "")
+}
+
+// updateOwnedJob sets set (with setArgs) on a job while it is still the claim j describes and
+// where (with whereArgs) holds, or returns ErrLeaseLost.
+func (db *DB) updateOwnedJob(ctx context.Context, now time.Time, j Job, set string, setArgs []any, where string, whereArgs ...any) error {
+	args := append(append(setArgs, j.ID, j.LeaseOwner, j.Attempts), whereArgs...)
+	if where != "" {
+		where = " AND " + where
+	}
 	return db.Write(ctx, now, func(q *Q) error {
 		res, err := q.Exec(ctx, `UPDATE jobs SET `+set+`
-			WHERE id = ? AND state = 'running' AND lease_owner = ? AND attempts = ?`, args...)
+			WHERE id = ? AND state = 'running' AND lease_owner = ? AND attempts = ?`+where, args...)
 		if err != nil {
 			return err
 		}
@@ -253,7 +262,10 @@ func (db *DB) ReleaseJob(ctx context.Context, now time.Time, j Job) error {
 
 // ExtendJobLease moves the lease of a running job forward to until.
 func (db *DB) ExtendJobLease(ctx context.Context, now time.Time, j Job, until time.Time) error {
-	return db.finishJob(ctx, now, j, `lease_expires_at = ?`, Micros(until))
+	// Only a lease that has not run out is extended: one that ran out, or that another
+	// process ended when it declared this one gone (TakeOverJobs), is lost even before
+	// anyone claims the job, or a worker declared dead could keep it from its new owner.
+	return db.updateOwnedJob(ctx, now, j, `lease_expires_at = ?`, []any{Micros(until)}, `lease_expires_at > ?`, Micros(now))
 }
 
 // PruneJobs deletes jobs that finished before doneBefore (done) or failedBefore (failed), and

@@ -92,6 +92,45 @@ func TestStrangerBodyIsRefusedBeforeItIsRead(t *testing.T) {
 	e.Patch(e.Admin, "/v1/spaces/"+sp, map[string]any{"title": "Renamed"}).Expect(200)
 }
 
+// A stranger's body over the gate but within a JSON body's cap, sent whole, is refused
+// unread and then dropped as it arrives: the 404 keeps the connection, where closing it with
+// the body unread reset it under a client still writing (a broken pipe instead of the answer).
+func TestRefusedLargeBodyKeepsTheConnection(t *testing.T) {
+	e := apitest.New(t)
+	sp := newSpace(t, e, e.Admin, e.Org, map[string]any{"title": "Target"})
+	stranger := e.NewUser("stranger")
+	body := `{"title":"` + strings.Repeat("long ", 40000) + `"}` // about 200 KB
+	conn := rawRequest(t, e, "PATCH", "/v1/spaces/"+sp, stranger.Token, int64(len(body)), body)
+	br := bufio.NewReader(conn)
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 404 {
+		t.Fatalf("status %d; want 404", resp.StatusCode)
+	}
+	if resp.Close {
+		t.Fatalf("Connection: close after a refused body that was all sent; want the connection kept")
+	}
+	if _, err := io.WriteString(conn, "GET /v1/ HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	resp, err = http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatalf("second request on the kept connection: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("second request: status %d; want 200", resp.StatusCode)
+	}
+	if got := e.Get(e.Admin, "/v1/spaces/"+sp).Expect(200).Str("title"); got != "Target" {
+		t.Fatalf("title %q after a stranger's refused PATCH", got)
+	}
+}
+
 func TestBodyOverTheRouteCapIsRefusedFromContentLength(t *testing.T) {
 	e := apitest.New(t)
 	sp := newSpace(t, e, e.Admin, e.Org, map[string]any{"title": "Target"})

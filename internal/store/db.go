@@ -149,7 +149,7 @@ func OpenWith(ctx context.Context, dsn string, opts Options) (*DB, error) {
 		gp.SetMaxOpenConns(1)
 		gp.SetMaxIdleConns(1)
 		gp.SetConnMaxLifetime(0)
-		db.gens = &generations{pool: gp}
+		db.gens = &generations{pool: gp, shmPath: walIndexPath(path)}
 		db.Engine, db.writer, db.reader = SQLite, w, r
 	}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -179,6 +179,9 @@ func (db *DB) Close() error {
 		if rerr := db.reader.Close(); err == nil {
 			err = rerr
 		}
+	}
+	if db.gens != nil {
+		db.gens.releaseFiles() // after every connection: see shmFiles
 	}
 	return err
 }

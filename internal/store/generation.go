@@ -7,14 +7,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // generations tells whether the database may have changed, so that answers computed from it
 // can be reused until it does. On SQLite, `PRAGMA data_version` on a connection of its own
 // changes whenever any other connection (of this process or another, such as the admin
-// commands) commits. PostgreSQL has no such signal, so every write transaction adds one to a
+// commands) commits. The pragma takes SQLite's shared-memory locks, a few system calls that
+// were most of a cached read's overhead, so on Linux a check first reads the wal-index header
+// from the mapped -shm file (walindex.go, fastCheck): while it equals the header read before
+// the last pragma, nothing committed since, and that pragma's answer stands. PostgreSQL has no such signal, so every write transaction adds one to a
 // row of outbox_generation before it commits (Q.beforeCommit), and the generation is the sum
 // of those rows: a read that starts after a commit was acknowledged sees a larger sum than
 // any read that ended before it, on every instance sharing the database. The read is one
@@ -31,7 +36,24 @@ type generations struct {
 	lastGen   uint64
 	inflight  *genCheck
 	waits     uint64 // checks that waited to batch calls, for tests
+
+	// SQLite only: the wal-index mapping and what it showed before the last pragma, all
+	// under mu (check, which alone changes them, reads them without it).
+	shmPath  string        // the database's -shm file; empty when it has none
+	shm      *walIndex     // nil until mapped, and while the connection is being replaced
+	shmOff   bool          // no mapping to trust: every check runs the pragma
+	held     []shmFileID   // -shm files whose descriptors this DB keeps open (releaseFiles)
+	seen     walHeader     // the header read just before the last pragma
+	seenOK   bool          // seen was a consistent header, read on the current connection
+	seenGen  uint64        // what that pragma answered
+	pragmaAt time.Time     // when that pragma's check started
+	pragmas  atomic.Uint64 // pragmas run, for tests
 }
+
+// maxHeaderTrust is how long an unchanged wal-index header stands in for the pragma. The
+// header alone is sound (see fastCheck); asking SQLite itself once a second costs nothing
+// and bounds the staleness of any case this reasoning missed.
+const maxHeaderTrust = time.Second
 
 type genCheck struct {
 	start time.Time
@@ -40,8 +62,9 @@ type genCheck struct {
 	err   error
 }
 
-// minCheckInterval spaces generation checks under concurrent load. Each check costs a few
-// system calls (SQLite takes shared-memory locks to read data_version), so checks are batched:
+// minCheckInterval spaces generation checks that ask the database under concurrent load (on
+// SQLite, those fastCheck cannot answer). Each costs a round trip on PostgreSQL and a few
+// system calls on SQLite (shared-memory locks to read data_version), so they are batched:
 // at most one starts per interval, and it serves every request that arrived before it
 // started. A request with no other in flight has nothing to share a check with and would pay
 // the wait whole (a sleep this short takes a millisecond in an otherwise idle process), so its
@@ -74,6 +97,10 @@ func (db *DB) Generation(ctx context.Context, since time.Time, batch bool) (uint
 			g.mu.Unlock()
 			return gen, nil
 		}
+		if gen, ok := g.fastCheck(); ok {
+			g.mu.Unlock()
+			return gen, nil
+		}
 		if c := g.inflight; c != nil {
 			g.mu.Unlock()
 			select {
@@ -99,7 +126,7 @@ func (db *DB) Generation(ctx context.Context, since time.Time, batch bool) (uint
 			time.Sleep(wait)
 		}
 		c.start = time.Now()
-		c.gen, c.err = g.check(ctx)
+		c.gen, c.err = g.check(ctx, c.start)
 		g.mu.Lock()
 		g.inflight = nil
 		if c.err == nil && c.start.After(g.lastStart) {
@@ -111,14 +138,86 @@ func (db *DB) Generation(ctx context.Context, since time.Time, batch bool) (uint
 	}
 }
 
-// check reads data_version on the dedicated connection. Only one check runs at a time, so
-// the connection is never shared.
-func (g *generations) check(ctx context.Context) (uint64, error) {
+// fastCheck answers without asking SQLite when it can; g.mu is held. A commit rewrites the
+// wal-index header before it returns, so every commit acknowledged before now is either one
+// the last pragma saw or one that changed the header since it was read, just before that
+// pragma: a header equal to that one, read now, lets the pragma's answer stand. (A commit
+// that changed the header and another that changed it back cannot be: the header holds the
+// WAL's last frame and its salts, which a WAL reset changes, and a running checksum.) A
+// header being rewritten, or no mapping, sends the caller to the pragma.
+func (g *generations) fastCheck() (uint64, bool) {
+	if g.shm == nil || !g.seenOK || time.Since(g.pragmaAt) >= maxHeaderTrust {
+		return 0, false
+	}
+	h, ok := g.shm.header()
+	if !ok || h != g.seen {
+		return 0, false
+	}
+	return g.seenGen, true
+}
+
+// check returns the generation from SQLite (or PostgreSQL), noting the wal-index header read
+// just before for fastCheck; start is when the check began. Only one check runs at a time,
+// so the dedicated connection is never shared.
+func (g *generations) check(ctx context.Context, start time.Time) (uint64, error) {
 	if g.postgres {
 		var n int64
 		err := g.pool.QueryRowContext(ctx, `SELECT COALESCE(SUM(n), 0)::BIGINT FROM outbox_generation`).Scan(&n)
 		return uint64(n), err
 	}
+	var before walHeader
+	beforeOK := false
+	if g.shm != nil {
+		before, beforeOK = g.shm.header()
+	}
+	gen, err := g.dataVersion(ctx)
+	g.pragmas.Add(1)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if err != nil {
+		g.seenOK = false
+		return 0, err
+	}
+	g.seen, g.seenOK, g.seenGen, g.pragmaAt = before, beforeOK, gen, start
+	if g.shm == nil && !g.shmOff {
+		g.mapWalIndex(ctx)
+	}
+	return gen, nil
+}
+
+// mapWalIndex maps the -shm file once the dedicated connection has read the database, so
+// that SQLite has it open; g.mu is held. A database not in WAL mode has no wal-index to read;
+// one in WAL mode stays in it while this connection is open (leaving WAL mode needs an
+// exclusive lock).
+func (g *generations) mapWalIndex(ctx context.Context) {
+	var mode string
+	if g.shmPath == "" || g.conn.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode) != nil || !strings.EqualFold(mode, "wal") {
+		g.shmOff = true
+		return
+	}
+	w, id, registered, err := openWalIndex(g.shmPath)
+	if registered {
+		g.held = append(g.held, id)
+	}
+	if err != nil {
+		g.shmOff = true
+		return
+	}
+	g.shm = w
+}
+
+// dropWalIndex forgets the mapping, which belongs with the dedicated connection: another
+// connection maps the file again after its first pragma. g.mu is held.
+func (g *generations) dropWalIndex() {
+	if g.shm != nil {
+		g.shm.unmap()
+		g.shm = nil
+	}
+	g.seenOK = false
+}
+
+// dataVersion reads data_version on the dedicated connection.
+func (g *generations) dataVersion(ctx context.Context) (uint64, error) {
 	if g.conn == nil {
 		conn, err := g.pool.Conn(ctx)
 		if err != nil {
@@ -174,14 +273,18 @@ func (g *generations) check(ctx context.Context) (uint64, error) {
 		return nil
 	})
 	if err != nil {
+		g.mu.Lock()
 		g.closeConn()
+		g.mu.Unlock()
 		return 0, err
 	}
 	return g.epoch<<40 | uint64(v), nil
 }
 
-// closeConn drops the dedicated connection and its statement; the next check opens another.
+// closeConn drops the dedicated connection, its statement and the mapping that relied on it
+// being open; the next check opens another. g.mu is held.
 func (g *generations) closeConn() {
+	g.dropWalIndex()
 	g.conn.Raw(func(any) error { return g.version.Close() })
 	g.conn.Close()
 	g.conn, g.version = nil, nil
@@ -196,5 +299,19 @@ func (g *generations) close() {
 	if g.conn != nil {
 		g.closeConn()
 	}
+	g.dropWalIndex()
+	g.shmOff = true
 	g.pool.Close()
+}
+
+// releaseFiles lets go of the -shm descriptors this DB kept open, once its connections (all
+// of its pools) are closed.
+func (g *generations) releaseFiles() {
+	g.mu.Lock()
+	held := g.held
+	g.held = nil
+	g.mu.Unlock()
+	for _, id := range held {
+		releaseShmFile(id)
+	}
 }

@@ -198,35 +198,36 @@ func (f *genFixture) requireChange(what, want string) {
 	}
 }
 
+// remoteChange runs action in another process, then requires the next check to see it (a read
+// then finding want) and the checks after it to go without the pragma again.
+func (f *genFixture) remoteChange(action, what, want string) {
+	f.t.Helper()
+	runGenHelper(f.t, f.path, action)
+	f.requireChange(what, want)
+	f.requireHeaderChecks()
+}
+
 func TestGenerationSeesAnotherProcessCommit(t *testing.T) {
 	f := newGenFixture(t)
-	runGenHelper(t, f.path, "write:1")
-	f.requireChange("a commit by another process", "remote 0")
-	f.requireHeaderChecks()
-	runGenHelper(t, f.path, "write:1")
-	f.requireChange("a second identical-looking commit by another process", "remote 0")
+	f.remoteChange("write:1", "a commit by another process", "remote 0")
+	f.remoteChange("write:1", "a second identical-looking commit by another process", "remote 0")
 }
 
 func TestGenerationSeesCommitsAcrossAnotherProcessWALReset(t *testing.T) {
 	f := newGenFixture(t)
-	runGenHelper(t, f.path, "write-truncate-write")
-	f.requireChange("commits around a WAL reset by another process", "after reset")
-	f.requireHeaderChecks()
+	f.remoteChange("write-truncate-write", "commits around a WAL reset by another process", "after reset")
 	// A reset alone changes no data, but a commit after it restarts the WAL from frame one:
 	// the header must still differ from the one seen before.
 	runGenHelper(t, f.path, "truncate")
 	f.check()
 	f.gen = f.check()
 	f.requireHeaderChecks()
-	runGenHelper(t, f.path, "write:1")
-	f.requireChange("a commit after another process reset the WAL", "remote 0")
+	f.remoteChange("write:1", "a commit after another process reset the WAL", "remote 0")
 }
 
 func TestGenerationSeesManyCommitsBetweenChecks(t *testing.T) {
 	f := newGenFixture(t)
-	runGenHelper(t, f.path, "write:300") // with a WAL reset half way
-	f.requireChange("300 commits by another process", "remote 299")
-	f.requireHeaderChecks()
+	f.remoteChange("write:300", "300 commits by another process", "remote 299") // with a WAL reset half way
 }
 
 // Closing one of a process's handles on a database must leave SQLite's shared-memory locks of
@@ -253,9 +254,7 @@ func TestGenerationClosingOneHandleKeepsTheOthersLocks(t *testing.T) {
 	}
 	runGenHelper(t, f.path, "dms-locked")
 	for i := range 3 {
-		runGenHelper(t, f.path, "write:1")
-		f.requireChange(fmt.Sprintf("commit %d by another process after the second handle closed", i), "remote 0")
-		f.requireHeaderChecks()
+		f.remoteChange("write:1", fmt.Sprintf("commit %d by another process after the second handle closed", i), "remote 0")
 	}
 	if err := f.db.Close(); err != nil {
 		t.Fatal(err)

@@ -19,11 +19,12 @@ import (
 // commands) commits. The pragma takes SQLite's shared-memory locks, a few system calls that
 // were most of a cached read's overhead, so on Linux a check first reads the wal-index header
 // from the mapped -shm file (walindex.go, fastCheck): while it equals the header read before
-// the last pragma, nothing committed since, and that pragma's answer stands. PostgreSQL has no such signal, so every write transaction adds one to a
-// row of outbox_generation before it commits (Q.beforeCommit), and the generation is the sum
-// of those rows: a read that starts after a commit was acknowledged sees a larger sum than
-// any read that ended before it, on every instance sharing the database. The read is one
-// round trip, shared by the requests that wait for it (see Generation).
+// the last pragma, nothing committed since, and that pragma's answer stands. PostgreSQL has
+// no such signal, so every write transaction adds one to a row of outbox_generation before
+// it commits (Q.beforeCommit), and the generation is the sum of those rows: a read that
+// starts after a commit was acknowledged sees a larger sum than any read that ended before
+// it, on every instance sharing the database. The read is one round trip, shared by the
+// requests that wait for it (see Generation).
 type generations struct {
 	pool     *sql.DB // SQLite: one connection, used for nothing else; PostgreSQL: the read pool
 	postgres bool
@@ -190,6 +191,8 @@ func (g *generations) check(ctx context.Context, start time.Time) (uint64, error
 // one in WAL mode stays in it while this connection is open (leaving WAL mode needs an
 // exclusive lock).
 func (g *generations) mapWalIndex(ctx context.Context) {
+	// Not the request's cancellation: a failure here turns the mapping off for good.
+	ctx = context.WithoutCancel(ctx)
 	var mode string
 	if g.shmPath == "" || g.conn.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode) != nil || !strings.EqualFold(mode, "wal") {
 		g.shmOff = true

@@ -24,15 +24,24 @@ type Handler struct {
 // lockedWriter makes each line one Write, whichever path made it, so that the handler's lines
 // and the fast path's never interleave on a writer that is not safe for concurrent use.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu     sync.Mutex
+	w      io.Writer
+	atomic bool // w is a lineAtomic: no lock needed
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
+	if l.atomic {
+		return l.w.Write(p)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+// lineAtomic is a writer whose every Write reaches its destination whole, never interleaved
+// with a concurrent one (logbuf.Writer): the lock above would only add a second one, which
+// every request's line takes.
+type lineAtomic interface{ LineAtomic() }
 
 // New returns a handler writing JSON lines to w. opts must not have ReplaceAttr or AddSource:
 // the fast path writes the keys and values as given.
@@ -40,7 +49,8 @@ func New(w io.Writer, opts *slog.HandlerOptions) *Handler {
 	if opts != nil && (opts.ReplaceAttr != nil || opts.AddSource) {
 		panic("jsonlog: ReplaceAttr and AddSource are not supported")
 	}
-	out := &lockedWriter{w: w}
+	_, atomic := w.(lineAtomic)
+	out := &lockedWriter{w: w, atomic: atomic}
 	return &Handler{JSONHandler: slog.NewJSONHandler(out, opts), out: out}
 }
 

@@ -5,24 +5,37 @@
 package logbuf
 
 import (
-	"bufio"
 	"io"
 	"sync"
 	"time"
 )
 
-// Writer is a buffered, periodically flushed, concurrency-safe io.Writer.
+// bufferSize is how much is gathered before a write: a few hundred request lines.
+const bufferSize = 64 << 10
+
+// Writer is a buffered, periodically flushed, concurrency-safe io.Writer. Each Write reaches
+// the destination whole and in order, never interleaved with another's.
+//
+// A write to the destination runs outside the lock that Write takes: callers that add a line
+// while a full buffer is being written only append to the next one. (Writing it under that
+// lock made every request that logged meanwhile wait for the system call, and under load
+// the lock's contention was a good part of a cached read's log line.)
 type Writer struct {
-	mu     sync.Mutex
-	buf    *bufio.Writer
-	stop   chan struct{}
-	done   chan struct{}
+	mu     sync.Mutex // buf, spare, closed
+	buf    []byte
+	spare  []byte // a written buffer, to fill next
 	closed bool
+
+	out sync.Mutex // held while writing to dst, taken under mu so that buffers go in order
+	dst io.Writer
+
+	stop chan struct{}
+	done chan struct{}
 }
 
 // New buffers writes to w and flushes them every interval.
 func New(w io.Writer, interval time.Duration) *Writer {
-	lw := &Writer{buf: bufio.NewWriterSize(w, 64<<10), stop: make(chan struct{}), done: make(chan struct{})}
+	lw := &Writer{dst: w, buf: make([]byte, 0, bufferSize), stop: make(chan struct{}), done: make(chan struct{})}
 	go lw.loop(interval)
 	return lw
 }
@@ -41,21 +54,63 @@ func (w *Writer) loop(interval time.Duration) {
 	}
 }
 
-// Write buffers p; a full buffer is written out at once.
+// LineAtomic marks Write as whole and ordered with concurrent callers (see jsonlog.New).
+func (w *Writer) LineAtomic() {}
+
+// Write buffers p; a buffer it fills is written out by this caller, after the lock.
 func (w *Writer) Write(p []byte) (int, error) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.closed {
+		w.mu.Unlock()
 		return 0, io.ErrClosedPipe
 	}
-	return w.buf.Write(p)
+	if len(w.buf)+len(p) <= cap(w.buf) || len(w.buf) == 0 {
+		w.buf = append(w.buf, p...)
+		w.mu.Unlock()
+		return len(p), nil
+	}
+	full := w.take()
+	w.buf = append(w.buf, p...)
+	w.out.Lock() // before unlocking mu: a buffer taken later is written later
+	w.mu.Unlock()
+	return len(p), w.writeOut(full)
+}
+
+// take swaps the buffer for the spare one; w.mu is held.
+func (w *Writer) take() []byte {
+	full := w.buf
+	w.buf, w.spare = w.spare[:0], nil
+	if w.buf == nil {
+		w.buf = make([]byte, 0, bufferSize)
+	}
+	return full
+}
+
+// writeOut writes b to the destination; w.out is held, and released here.
+func (w *Writer) writeOut(b []byte) error {
+	_, err := w.dst.Write(b)
+	w.out.Unlock()
+	if cap(b) == bufferSize {
+		w.mu.Lock()
+		if w.spare == nil {
+			w.spare = b[:0]
+		}
+		w.mu.Unlock()
+	}
+	return err
 }
 
 // Flush writes out what is buffered.
 func (w *Writer) Flush() error {
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.Flush()
+	if len(w.buf) == 0 {
+		w.mu.Unlock()
+		return nil
+	}
+	full := w.take()
+	w.out.Lock()
+	w.mu.Unlock()
+	return w.writeOut(full)
 }
 
 // Close stops the flusher and writes out what is buffered. Later writes fail.
@@ -69,7 +124,5 @@ func (w *Writer) Close() error {
 	w.mu.Unlock()
 	close(w.stop)
 	<-w.done
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.Flush()
+	return w.Flush()
 }

@@ -17,8 +17,7 @@ import (
 // that the generation check can read the wal-index header without SQLite's shared-memory
 // locks (see generations.fastCheck for how the header is used, and walHeader for its layout).
 type walIndex struct {
-	mem  []byte
-	file shmFileID
+	mem []byte
 }
 
 // shmFileID names a -shm file by device and inode: the same file whatever path reached it.
@@ -75,7 +74,7 @@ func openWalIndex(path string) (*walIndex, shmFileID, bool, error) {
 	if err != nil {
 		return nil, id, true, err
 	}
-	return &walIndex{mem: mem, file: id}, id, true, nil
+	return &walIndex{mem: mem}, id, true, nil
 }
 
 // releaseShmFile drops a reference taken by openWalIndex, closing the file's descriptors with

@@ -104,11 +104,11 @@ func (db *DB) Generation(ctx context.Context, since time.Time, batch bool) (uint
 		}
 		if c := g.inflight; c != nil {
 			g.mu.Unlock()
-			select {
-			case <-c.done:
-			case <-ctx.Done():
-				return 0, ctx.Err()
-			}
+			// A plain receive: waiting on the request's context too cost a select and the
+			// lazy creation of that context's done channel in every waiting request, a third
+			// of the check's share of a cached read on PostgreSQL. The check is bounded by
+			// checkTimeout, so a request that went away waits no longer than that.
+			<-c.done
 			if !c.start.Before(since) {
 				return c.gen, c.err
 			}
@@ -127,7 +127,7 @@ func (db *DB) Generation(ctx context.Context, since time.Time, batch bool) (uint
 			time.Sleep(wait)
 		}
 		c.start = time.Now()
-		c.gen, c.err = g.check(ctx, c.start)
+		c.gen, c.err = g.checkDetached(ctx, c.start)
 		g.mu.Lock()
 		g.inflight = nil
 		if c.err == nil && c.start.After(g.lastStart) {
@@ -155,6 +155,17 @@ func (g *generations) fastCheck() (uint64, bool) {
 		return 0, false
 	}
 	return g.seenGen, true
+}
+
+// checkTimeout bounds a check. It runs for every request waiting on it, not only for the one
+// that started it, so it is detached from that request's cancellation.
+const checkTimeout = 10 * time.Second
+
+// checkDetached is check, detached from ctx's cancellation and bounded by checkTimeout.
+func (g *generations) checkDetached(ctx context.Context, start time.Time) (uint64, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), checkTimeout)
+	defer cancel()
+	return g.check(ctx, start)
 }
 
 // check returns the generation from SQLite (or PostgreSQL), noting the wal-index header read

@@ -106,3 +106,24 @@ func TestGenerationChecksWaitOnlyToBatch(t *testing.T) {
 		t.Fatalf("%d of 200 unbatched checks waited, want none", n)
 	}
 }
+
+// A check serves every request waiting on it, so the request that happened to start it going
+// away must not fail it for the others: the check runs detached from that request.
+func TestGenerationCheckOutlivesTheRequestThatStartedIt(t *testing.T) {
+	t.Parallel()
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "docsd.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	g, err := db.Generation(gone, time.Now(), false)
+	if err != nil {
+		t.Fatalf("a check started by a cancelled request failed: %v", err)
+	}
+	again, err := db.Generation(context.Background(), time.Now(), false)
+	if err != nil || again != g {
+		t.Fatalf("the next check: %d, %v; want %d with no commit between", again, err, g)
+	}
+}

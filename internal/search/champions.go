@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"slices"
@@ -57,7 +58,7 @@ func (r *ranker) championCandidates(ctx context.Context, m Match, allowed map[st
 	if len(found) >= m.Limit {
 		return found, nil
 	}
-	ids, _, err := r.terms.Waiting(ctx)
+	waiting, _, err := r.terms.Waiting(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -65,20 +66,131 @@ func (r *ranker) championCandidates(ctx context.Context, m Match, allowed map[st
 	if err != nil {
 		return nil, err
 	}
+	lists := make(map[string][]Champion, len(words))
 	for _, w := range words {
-		list, err := r.championList(ctx, w)
-		if err != nil {
+		if lists[w], err = r.championList(ctx, w); err != nil {
 			return nil, err
 		}
-		ids = append(ids, list...)
 	}
-	slices.Sort(ids)
-	ids = slices.DeleteFunc(slices.Compact(ids), func(id int64) bool {
+	isTitled := func(id int64) bool {
 		_, ok := slices.BinarySearch(titled, id)
 		return ok
+	}
+	// The sections waiting to join the lists have no weights to bound their scores by: they
+	// are all read, with the title matches, before the lists.
+	slices.Sort(waiting)
+	waiting = slices.DeleteFunc(slices.Compact(waiting), isTitled)
+	if err := r.terms.Texts(ctx, waiting, collect(&found, allowed, true, scorer)); err != nil {
+		return nil, err
+	}
+	ranked, ok := boundedCandidates(m.Query, scorer, lists)
+	if !ok {
+		var ids []int64
+		for _, list := range lists {
+			for _, c := range list {
+				ids = append(ids, c.Section)
+			}
+		}
+		slices.Sort(ids)
+		ids = slices.DeleteFunc(slices.Compact(ids), func(id int64) bool {
+			_, waits := slices.BinarySearch(waiting, id)
+			return waits || isTitled(id)
+		})
+		err = r.terms.Texts(ctx, ids, collect(&found, allowed, true, scorer))
+		return found, err
+	}
+	ranked = slices.DeleteFunc(ranked, func(c bounded) bool {
+		_, waits := slices.BinarySearch(waiting, c.id)
+		return waits || isTitled(c.id)
 	})
-	err = r.terms.Texts(ctx, ids, collect(&found, allowed, true, scorer))
-	return found, err
+	// Read the candidates in the order of their bounds, and stop once m.Limit sections are
+	// found that no candidate left could pass (see boundedCandidates).
+	for start, end := 0, min(max(m.Limit, boundedBatch), len(ranked)); start < len(ranked); start, end = end, min(end+boundedBatch, len(ranked)) {
+		if start > 0 && boundReached(found, m.Limit, ranked[start].bound) {
+			break
+		}
+		ids := make([]int64, end-start)
+		for i, c := range ranked[start:end] {
+			ids[i] = c.id
+		}
+		if err := r.terms.Texts(ctx, ids, collect(&found, allowed, true, scorer)); err != nil {
+			return nil, err
+		}
+		r.boundedReads.Add(int64(len(ids)))
+	}
+	return found, nil
+}
+
+// boundedBatch is how many candidates are read at a time, in the order of their bounds, once
+// the first m.Limit have been. A variable so that tests can make batches small.
+var boundedBatch = 200
+
+// boundSlack widens the bounds of boundedCandidates: a list's weights were computed with the
+// index's average section length of their time, and a section's weight grows at most in
+// proportion to that average (tfFactor). The average drifts slowly with the index; a drift
+// past the slack may stop the reading before a candidate that would have ranked, as the
+// lists themselves, weighed with that average, may leave one out (the benchmark's recall@20
+// measures both).
+const boundSlack = 1.05
+
+// bounded is a candidate section with an upper bound of its score.
+type bounded struct {
+	id    int64
+	bound float64
+}
+
+// boundedCandidates orders the sections of the query's champion lists by an upper bound of
+// their scores, highest first, for a query made of single words (no prefix, no phrase): a
+// section's score is the sum over the query's words of the word's idf times its weight in the
+// section, which is the section's entry in the word's list, or for a section outside that
+// list at most the list's lightest entry (the list holds the heaviest sections). It reports
+// false for other queries, and when a word has no list: the candidates are then all read.
+func boundedCandidates(q Query, scorer *Scorer, lists map[string][]Champion) ([]bounded, bool) {
+	base := 0.0
+	extra := make(map[int64]float64, 2*championSize)
+	for i, t := range q.Terms {
+		if t.Prefix || len(t.Words) != 1 {
+			return nil, false
+		}
+		list := lists[t.Words[0]]
+		if len(list) == 0 {
+			return nil, false
+		}
+		lightest := list[0].Weight
+		for _, c := range list {
+			lightest = min(lightest, c.Weight)
+		}
+		base += scorer.idf[i] * lightest
+		for _, c := range list {
+			extra[c.Section] += scorer.idf[i] * (c.Weight - lightest)
+		}
+	}
+	out := make([]bounded, 0, len(extra))
+	for id, e := range extra {
+		out = append(out, bounded{id, (base + e) * boundSlack})
+	}
+	slices.SortFunc(out, func(a, b bounded) int {
+		if a.bound != b.bound {
+			if a.bound > b.bound {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(b.id, a.id)
+	})
+	return out, true
+}
+
+// boundReached reports whether found holds limit sections that rank before any candidate
+// whose score is at most bound: title matches, or sections scoring more than bound.
+func boundReached(found []scored, limit int, bound float64) bool {
+	n := 0
+	for _, f := range found {
+		if f.inTitle || f.score > bound {
+			n++
+		}
+	}
+	return n >= limit
 }
 
 // championWords returns the words whose lists a query draws from: every word of its terms,
@@ -104,7 +216,7 @@ func (r *ranker) championWords(ctx context.Context, query Query) ([]string, erro
 
 // championList returns the sections of word w's champion list, building the list when it is
 // missing or has shrunk.
-func (r *ranker) championList(ctx context.Context, w string) ([]int64, error) {
+func (r *ranker) championList(ctx context.Context, w string) ([]Champion, error) {
 	ids, err := r.terms.ChampionList(ctx, w)
 	if err != nil {
 		return nil, err

@@ -218,3 +218,80 @@ func TestSearchChampionLists(t *testing.T) {
 		t.Fatalf("%d deleted sections still waiting (%v)", pending, err)
 	}
 }
+
+// A query of common words reads its champion lists' sections in the order of an upper bound
+// of their scores, and stops once the sections it has found outrank every bound left: fewer
+// reads, the same first results as exact ranking.
+func TestSearchChampionListsReadByBound(t *testing.T) {
+	defer search.SetChampionLimits(50, 0)() // any section waiting makes a batch
+	defer search.SetBoundedBatch(10)()
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "docsd.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s := store.NewSearches(db)
+	svc := search.NewService(s, nil, clock.Real{}, slog.New(slog.DiscardHandler))
+	// Fifteen short sections hold both words often. Sixty hold alpha as often, and no beta:
+	// alpha's list (50) holds them with the fifteen, bounded by the lightest of beta's list,
+	// and none matches. A hundred hold beta often and alpha once, in longer bodies: beta's list
+	// holds the heaviest, bounded below the fifteen. The rest hold each word once.
+	var rows []search.Row
+	add := func(n int, body string) {
+		for range n {
+			i := len(rows)
+			rows = append(rows, search.Row{SpaceID: "space", PageID: fmt.Sprintf("p%03d", i), Title: fmt.Sprintf("Page %d", i),
+				Body: body + strings.Repeat(" filler", i%7)})
+		}
+	}
+	add(15, "alpha alpha alpha beta beta beta"+strings.Repeat(" filler", 5))
+	add(60, "alpha alpha alpha"+strings.Repeat(" filler", 8))
+	add(100, "beta beta beta alpha"+strings.Repeat(" filler", 40))
+	add(185, "alpha beta"+strings.Repeat(" filler", 80))
+	if ok, err := s.ApplyIndex(ctx, time.Now(), "space", "", "r1", false, nil, rows); err != nil || !ok {
+		t.Fatalf("apply: %v %v", ok, err)
+	}
+	if err := svc.MaintainRanking(ctx); err != nil { // no lists yet: the sections wait for none
+		t.Fatal(err)
+	}
+	q, err := search.Parse("alpha beta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := func(limit, exact int) []string {
+		t.Helper()
+		hits, err := svc.Rank(ctx, search.Match{SpaceIDs: []string{"space"}, Query: q, Limit: limit, Exact: exact})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, h := range hits {
+			out = append(out, h.PageID)
+		}
+		return out
+	}
+	var candidates int
+	// The first ten are the fifteen's best: found before the bounds of the others.
+	got := first(10, 100) // 375 matches: the champion lists
+	read := svc.BoundedReads()
+	if want := first(10, 1<<30); len(got) != 10 || !slices.Equal(got, want) {
+		t.Fatalf("first ten read by bound: %v; exact ranking: %v", got, want)
+	}
+	if err := db.Read().QueryRow(ctx, `SELECT COUNT(DISTINCT section_id) FROM search_champions WHERE term IN ('alpha', 'beta')`).Scan(&candidates); err != nil {
+		t.Fatal(err)
+	}
+	if candidates < 80 || read <= 0 || read >= int64(candidates)/2 {
+		t.Fatalf("read %d of the lists' %d sections for the first ten, want fewer than half (and some)", read, candidates)
+	}
+	// The first twenty take five sections scoring below the sixty's bounds: every candidate
+	// is read, and the sixty, which do not match, are not among them.
+	got = first(20, 100)
+	if want := first(20, 1<<30); len(got) != 20 || !slices.Equal(got, want) {
+		t.Fatalf("first twenty read by bound: %v; exact ranking: %v", got, want)
+	}
+	t.Logf("read %d of the lists' %d sections for the first ten", read, candidates)
+}

@@ -22,3 +22,15 @@ func (s *Service) Rank(ctx context.Context, m Match) ([]Hit, error) {
 func (s *Service) PrepareLists(ctx context.Context, common int) error {
 	return s.rank.prepare(ctx, common)
 }
+
+// SetBoundedBatch sets how many champion-list candidates are read at a time once the first
+// m.Limit have been; the returned func restores it.
+func SetBoundedBatch(n int) (restore func()) {
+	old := boundedBatch
+	boundedBatch = n
+	return func() { boundedBatch = old }
+}
+
+// BoundedReads is how many champion-list candidates searches have read since the service
+// started (the title matches and the waiting sections aside).
+func (s *Service) BoundedReads() int64 { return s.rank.boundedReads.Load() }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -17,6 +18,8 @@ import (
 type ranker struct {
 	terms Terms
 	stats stats
+
+	boundedReads atomic.Int64 // candidates of champion lists read (championCandidates), for tests
 }
 
 // scored is a candidate section with its rank.

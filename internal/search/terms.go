@@ -39,8 +39,8 @@ type Terms interface {
 	// Rows returns the stored sections with the given ids, by id.
 	Rows(ctx context.Context, ids []int64) (map[int64]Row, error)
 
-	// ChampionList returns the sections of word w's champion list.
-	ChampionList(ctx context.Context, w string) ([]int64, error)
+	// ChampionList returns the entries of word w's champion list, with their weights.
+	ChampionList(ctx context.Context, w string) ([]Champion, error)
 	// ListSizes returns the size of every non-empty champion list, by word.
 	ListSizes(ctx context.Context) (map[string]int, error)
 	// Listed returns, of the sections ids, the (word, section) entries the lists hold.

@@ -173,8 +173,12 @@ func (t sqliteTerms) Rows(ctx context.Context, ids []int64) (map[int64]search.Ro
 	return sectionsByID(ctx, t.q, ids)
 }
 
-func (t sqliteTerms) ChampionList(ctx context.Context, w string) ([]int64, error) {
-	return sectionIDs(ctx, t.q, `SELECT section_id FROM search_champions WHERE term = ?`, w)
+func (t sqliteTerms) ChampionList(ctx context.Context, w string) ([]search.Champion, error) {
+	return scanRows(ctx, t.q, func(scan func(...any) error) (search.Champion, error) {
+		var c search.Champion
+		err := scan(&c.Section, &c.Weight)
+		return c, err
+	}, `SELECT section_id, weight FROM search_champions WHERE term = ?`, w)
 }
 
 func (t sqliteTerms) ListSizes(ctx context.Context) (map[string]int, error) {

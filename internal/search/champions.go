@@ -5,6 +5,7 @@ import (
 	"container/heap"
 	"context"
 	"slices"
+	"sync"
 )
 
 // Champion lists (see Manning, Raghavan & Schütze, "Introduction to Information Retrieval",
@@ -214,10 +215,10 @@ func (r *ranker) championWords(ctx context.Context, query Query) ([]string, erro
 	return slices.Compact(out), nil
 }
 
-// championList returns the sections of word w's champion list, building the list when it is
-// missing or has shrunk.
+// championList returns word w's champion list, building it when it is missing or has
+// shrunk. A list read before is reused while its version is unchanged (lists).
 func (r *ranker) championList(ctx context.Context, w string) ([]Champion, error) {
-	ids, err := r.terms.ChampionList(ctx, w)
+	list, err := r.readList(ctx, w)
 	if err != nil {
 		return nil, err
 	}
@@ -225,14 +226,75 @@ func (r *ranker) championList(ctx context.Context, w string) ([]Champion, error)
 	if err != nil {
 		return nil, err
 	}
-	if 4*len(ids) >= 3*min(df, championSize) {
-		return ids, nil
+	if 4*len(list) >= 3*min(df, championSize) {
+		return list, nil
 	}
 	err = r.terms.WriteTerms(ctx, func(tx Terms) error { return buildChampions(ctx, tx, w) })
 	if err != nil {
 		return nil, err
 	}
-	return r.terms.ChampionList(ctx, w)
+	return r.readList(ctx, w)
+}
+
+// readList reads word w's champion list, or takes it from the lists read before when its
+// version has not changed since. The version is read first: a list read after it is at
+// least as new, and a later search, seeing a newer version, reads the list again.
+func (r *ranker) readList(ctx context.Context, w string) ([]Champion, error) {
+	v, err := r.terms.ListVersion(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	if list, ok := r.lists.get(w, v); ok {
+		return list, nil
+	}
+	list, err := r.terms.ChampionList(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	r.listReads.Add(1)
+	r.lists.put(w, v, list)
+	return list, nil
+}
+
+// maxCachedLists bounds the lists kept in memory (about 16 KB each at championSize).
+const maxCachedLists = 256
+
+// listCache keeps champion lists read before, by word, with their versions. Reading a list
+// was a tenth of a common-word query: a thousand rows for each of its words. The lists are
+// shared by the searches that take them, which only read them.
+type listCache struct {
+	mu    sync.Mutex
+	lists map[string]cachedList
+}
+
+type cachedList struct {
+	version int64
+	list    []Champion
+}
+
+func (c *listCache) get(w string, version int64) ([]Champion, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	l, ok := c.lists[w]
+	return l.list, ok && version != 0 && l.version == version
+}
+
+func (c *listCache) put(w string, version int64, list []Champion) {
+	if version == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.lists == nil {
+		c.lists = make(map[string]cachedList)
+	}
+	if _, ok := c.lists[w]; !ok && len(c.lists) >= maxCachedLists {
+		for k := range c.lists { // any one: the words a search needs are read again
+			delete(c.lists, k)
+			break
+		}
+	}
+	c.lists[w] = cachedList{version, list}
 }
 
 // buildChampions (re)builds word w's champion list from all the sections holding it.

@@ -287,6 +287,23 @@ func TestSearchChampionListsReadByBound(t *testing.T) {
 	if candidates < 80 || read <= 0 || read >= int64(candidates)/2 {
 		t.Fatalf("read %d of the lists' %d sections for the first ten, want fewer than half (and some)", read, candidates)
 	}
+	// The lists read for that search (each word's twice: missing, then built) serve the next
+	// ones while they do not change.
+	lists := svc.ListReads()
+	if again := first(10, 100); !slices.Equal(again, got) || svc.ListReads() != lists || lists != 4 {
+		t.Fatalf("the same search again: %v, %d list reads after %d; want %v, no more reads after 4", again, svc.ListReads(), lists, got)
+	}
+	if err := db.Write(ctx, time.Now(), func(q *store.Q) error {
+		_, err := q.Exec(ctx, `DELETE FROM search_champions WHERE term = 'beta' AND section_id = (SELECT MIN(section_id) FROM search_champions WHERE term = 'beta')`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	first(10, 100)
+	if n := svc.ListReads(); n != lists+1 {
+		t.Fatalf("%d list reads after beta's list changed, want %d: only beta's read again", n, lists+1)
+	}
+
 	// The first twenty take five sections scoring below the sixty's bounds: every candidate
 	// is read, and the sixty, which do not match, are not among them.
 	got = first(20, 100)

@@ -34,3 +34,7 @@ func SetBoundedBatch(n int) (restore func()) {
 // BoundedReads is how many champion-list candidates searches have read since the service
 // started (the title matches and the waiting sections aside).
 func (s *Service) BoundedReads() int64 { return s.rank.boundedReads.Load() }
+
+// ListReads is how many champion lists searches have read from the index (not from the lists
+// read before) since the service started.
+func (s *Service) ListReads() int64 { return s.rank.listReads.Load() }

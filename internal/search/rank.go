@@ -19,7 +19,9 @@ type ranker struct {
 	terms Terms
 	stats stats
 
+	lists        listCache    // champion lists read before (champions.go)
 	boundedReads atomic.Int64 // candidates of champion lists read (championCandidates), for tests
+	listReads    atomic.Int64 // champion lists read from the index (readList), for tests
 }
 
 // scored is a candidate section with its rank.

@@ -41,6 +41,9 @@ type Terms interface {
 
 	// ChampionList returns the entries of word w's champion list, with their weights.
 	ChampionList(ctx context.Context, w string) ([]Champion, error)
+	// ListVersion returns the version of word w's champion list, which changes whenever an
+	// entry is added or removed and never comes back: 0 for a word that never had a list.
+	ListVersion(ctx context.Context, w string) (int64, error)
 	// ListSizes returns the size of every non-empty champion list, by word.
 	ListSizes(ctx context.Context) (map[string]int, error)
 	// Listed returns, of the sections ids, the (word, section) entries the lists hold.

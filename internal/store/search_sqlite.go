@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/hex"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -179,6 +180,15 @@ func (t sqliteTerms) ChampionList(ctx context.Context, w string) ([]search.Champ
 		err := scan(&c.Section, &c.Weight)
 		return c, err
 	}, `SELECT section_id, weight FROM search_champions WHERE term = ?`, w)
+}
+
+func (t sqliteTerms) ListVersion(ctx context.Context, w string) (int64, error) {
+	var v int64
+	err := t.q.QueryRow(ctx, `SELECT version FROM search_champion_sizes WHERE term = ?`, w).Scan(&v) // kept by triggers (migration 00303)
+	if errors.Is(err, ErrNotFound) {
+		return 0, nil
+	}
+	return v, err
 }
 
 func (t sqliteTerms) ListSizes(ctx context.Context) (map[string]int, error) {

@@ -1,5 +1,7 @@
 package store
 
+import "github.com/jackc/pgx/v5/stdlib"
+
 // GenerationWaits is how many generation checks waited to batch requests.
 func (db *DB) GenerationWaits() uint64 {
 	db.gens.mu.Lock()
@@ -19,3 +21,19 @@ func (db *DB) GenerationPragmas() uint64 { return db.gens.pragmas.Load() }
 
 // SharedMemoryDescriptors is how many descriptors of -shm files the process keeps open.
 func SharedMemoryDescriptors() int { return shmDescriptors() }
+
+// GenerationBackend is the process id of the PostgreSQL backend serving generation checks,
+// 0 when no check has opened its connection.
+func (db *DB) GenerationBackend() uint32 {
+	g := db.gens
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var pid uint32
+	if g.conn != nil {
+		g.conn.Raw(func(dc any) error {
+			pid = dc.(*stdlib.Conn).Conn().PgConn().PID()
+			return nil
+		})
+	}
+	return pid
+}

@@ -30,7 +30,7 @@ type generations struct {
 	postgres bool
 
 	mu        sync.Mutex
-	conn      *sql.Conn
+	conn      *sql.Conn   // the connection checks use, and nothing else (SQLite and PostgreSQL)
 	version   driver.Stmt // PRAGMA data_version, prepared on conn's driver connection
 	epoch     uint64      // bumped when the connection is replaced: its data_version restarts
 	lastStart time.Time   // when the last successful check started
@@ -173,9 +173,7 @@ func (g *generations) checkDetached(ctx context.Context, start time.Time) (uint6
 // so the dedicated connection is never shared.
 func (g *generations) check(ctx context.Context, start time.Time) (uint64, error) {
 	if g.postgres {
-		var n int64
-		err := g.pool.QueryRowContext(ctx, `SELECT COALESCE(SUM(n), 0)::BIGINT FROM outbox_generation`).Scan(&n)
-		return uint64(n), err
+		return g.sumShards(ctx)
 	}
 	var before walHeader
 	beforeOK := false
@@ -306,6 +304,12 @@ func (g *generations) closeConn() {
 
 func (g *generations) close() {
 	if g.postgres {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.conn != nil {
+			g.conn.Close()
+			g.conn = nil
+		}
 		return // the pool is the DB's own
 	}
 	g.mu.Lock()

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"docsd/internal/apitest"
 	"docsd/internal/store"
 )
 
@@ -125,5 +126,78 @@ func TestGenerationCheckOutlivesTheRequestThatStartedIt(t *testing.T) {
 	again, err := db.Generation(context.Background(), time.Now(), false)
 	if err != nil || again != g {
 		t.Fatalf("the next check: %d, %v; want %d with no commit between", again, err, g)
+	}
+}
+
+// On PostgreSQL a check reads the generation shards on a connection of its own: it sees a
+// commit made before it through another handle (another instance of a fleet), and a check
+// whose connection was lost fails alone, the next one opening another.
+func TestGenerationOnPostgres(t *testing.T) {
+	if apitest.PostgresURL() == "" {
+		t.Skip("DOCSD_TEST_POSTGRES is not set")
+	}
+	t.Parallel()
+	ctx := context.Background()
+	url := apitest.DatabaseURL(t)
+	db, err := store.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	other, err := store.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	write := func(v string) {
+		t.Helper()
+		err := other.Write(ctx, time.Now(), func(q *store.Q) error {
+			_, err := q.Exec(ctx, `INSERT INTO server_settings (name, value) VALUES ('g', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value`, v)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	g0, err := db.Generation(ctx, time.Now(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, err := db.Generation(ctx, time.Now(), false); err != nil || g != g0 {
+		t.Fatalf("generation %d (%v) after %d with no write", g, err, g0)
+	}
+	write("one")
+	g1, err := db.Generation(ctx, time.Now(), false)
+	if err != nil || g1 == g0 {
+		t.Fatalf("generation %d (%v) after another handle's commit, before it %d", g1, err, g0)
+	}
+
+	pid := db.GenerationBackend()
+	if pid == 0 {
+		t.Fatal("no connection kept for checks")
+	}
+	var killed bool
+	if err := other.Read().QueryRow(ctx, `SELECT pg_terminate_backend(?)`, int64(pid)).Scan(&killed); err != nil || !killed {
+		t.Fatalf("terminate the checks' backend %d: %v %v", pid, killed, err)
+	}
+	write("two")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		g2, err := db.Generation(ctx, time.Now(), false)
+		if err == nil {
+			if g2 == g1 {
+				t.Fatalf("generation %d unchanged after a commit, on a new connection", g2)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no check succeeded after the connection was lost: %v", err)
+		}
+	}
+	if p := db.GenerationBackend(); p == 0 || p == pid {
+		t.Fatalf("checks' backend %d after %d was terminated, want another", p, pid)
 	}
 }

@@ -15,6 +15,22 @@ import (
 	"docsd/internal/store"
 )
 
+// newRanking opens a fresh SQLite database, whose index hands back its matches' words for
+// the search service to rank.
+func newRanking(t *testing.T) (*store.DB, *store.Searches, *search.Service) {
+	t.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "docsd.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s := store.NewSearches(db)
+	return db, s, search.NewService(s, nil, clock.Real{}, slog.New(slog.DiscardHandler))
+}
+
 // The champion-list path on a crafted corpus: with lists shorter than the matches, the
 // first results are those of exact ranking, every title match is found, and lists follow
 // insertions (in batches) and deletions.
@@ -22,16 +38,7 @@ func TestSearchChampionLists(t *testing.T) {
 	restore := search.SetChampionLimits(20, 2)
 	defer restore()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "docsd.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	s := store.NewSearches(db)
-	svc := search.NewService(s, nil, clock.Real{}, slog.New(slog.DiscardHandler))
+	db, s, svc := newRanking(t)
 	row := func(page, title, body string) search.Row {
 		return search.Row{SpaceID: "space", PageID: page, Title: title, Body: body}
 	}
@@ -226,16 +233,7 @@ func TestSearchChampionListsReadByBound(t *testing.T) {
 	defer search.SetChampionLimits(50, 0)() // any section waiting makes a batch
 	defer search.SetBoundedBatch(10)()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "docsd.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	s := store.NewSearches(db)
-	svc := search.NewService(s, nil, clock.Real{}, slog.New(slog.DiscardHandler))
+	db, s, svc := newRanking(t)
 	// Fifteen short sections hold both words often. Sixty hold alpha as often, and no beta:
 	// alpha's list (50) holds them with the fifteen, bounded by the lightest of beta's list,
 	// and none matches. A hundred hold beta often and alpha once, in longer bodies: beta's list

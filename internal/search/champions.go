@@ -84,6 +84,10 @@ func (r *ranker) championCandidates(ctx context.Context, m Match, allowed map[st
 	if err := r.terms.Texts(ctx, waiting, collect(&found, allowed, true, scorer)); err != nil {
 		return nil, err
 	}
+	read := func(id int64) bool {
+		_, waits := slices.BinarySearch(waiting, id)
+		return waits || isTitled(id)
+	}
 	ranked, ok := boundedCandidates(m.Query, scorer, lists)
 	if !ok {
 		var ids []int64
@@ -93,17 +97,11 @@ func (r *ranker) championCandidates(ctx context.Context, m Match, allowed map[st
 			}
 		}
 		slices.Sort(ids)
-		ids = slices.DeleteFunc(slices.Compact(ids), func(id int64) bool {
-			_, waits := slices.BinarySearch(waiting, id)
-			return waits || isTitled(id)
-		})
+		ids = slices.DeleteFunc(slices.Compact(ids), read)
 		err = r.terms.Texts(ctx, ids, collect(&found, allowed, true, scorer))
 		return found, err
 	}
-	ranked = slices.DeleteFunc(ranked, func(c bounded) bool {
-		_, waits := slices.BinarySearch(waiting, c.id)
-		return waits || isTitled(c.id)
-	})
+	ranked = slices.DeleteFunc(ranked, func(c bounded) bool { return read(c.id) })
 	// Read the candidates in the order of their bounds, and stop once m.Limit sections are
 	// found that no candidate left could pass (see boundedCandidates).
 	for start, end := 0, min(max(m.Limit, boundedBatch), len(ranked)); start < len(ranked); start, end = end, min(end+boundedBatch, len(ranked)) {

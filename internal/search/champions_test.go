@@ -31,6 +31,21 @@ func newRanking(t *testing.T) (*store.DB, *store.Searches, *search.Service) {
 	return db, s, search.NewService(s, nil, clock.Real{}, slog.New(slog.DiscardHandler))
 }
 
+// firstPages ranks q over the space "space" and returns the pages of its first limit hits:
+// exactly when it matches at most exact sections, from the champion lists otherwise.
+func firstPages(t *testing.T, svc *search.Service, q search.Query, limit, exact int) []string {
+	t.Helper()
+	hits, err := svc.Rank(context.Background(), search.Match{SpaceIDs: []string{"space"}, Query: q, Limit: limit, Exact: exact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.PageID)
+	}
+	return out
+}
+
 // The champion-list path on a crafted corpus: with lists shorter than the matches, the
 // first results are those of exact ranking, every title match is found, and lists follow
 // insertions (in batches) and deletions.
@@ -54,15 +69,7 @@ func TestSearchChampionLists(t *testing.T) {
 	}
 	first := func(exact int) []string {
 		t.Helper()
-		hits, err := svc.Rank(ctx, search.Match{SpaceIDs: []string{"space"}, Query: q, Limit: 10, Exact: exact})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, h := range hits {
-			out = append(out, h.PageID)
-		}
-		return out
+		return firstPages(t, svc, q, 10, exact)
 	}
 	check := func(want ...string) {
 		t.Helper()
@@ -262,15 +269,7 @@ func TestSearchChampionListsReadByBound(t *testing.T) {
 	}
 	first := func(limit, exact int) []string {
 		t.Helper()
-		hits, err := svc.Rank(ctx, search.Match{SpaceIDs: []string{"space"}, Query: q, Limit: limit, Exact: exact})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, h := range hits {
-			out = append(out, h.PageID)
-		}
-		return out
+		return firstPages(t, svc, q, limit, exact)
 	}
 	var candidates int
 	// The first ten are the fifteen's best: found before the bounds of the others.

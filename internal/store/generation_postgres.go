@@ -19,8 +19,12 @@ const sumShardsStatement = "docsd_generation"
 // much again as its round trip (docsd-bench's request overhead on PostgreSQL). Only one check
 // runs at a time (Generation), so the connection is never shared.
 func (g *generations) sumShards(ctx context.Context) (uint64, error) {
-	if g.conn == nil {
-		conn, err := g.pool.Conn(ctx)
+	g.mu.Lock()
+	conn := g.conn
+	g.mu.Unlock()
+	if conn == nil {
+		var err error
+		conn, err = g.pool.Conn(ctx)
 		if err != nil {
 			return 0, err
 		}
@@ -43,7 +47,7 @@ func (g *generations) sumShards(ctx context.Context) (uint64, error) {
 		g.mu.Unlock()
 	}
 	var n uint64
-	err := g.conn.Raw(func(dc any) error {
+	err := conn.Raw(func(dc any) error {
 		rr := dc.(*stdlib.Conn).Conn().PgConn().ExecPrepared(ctx, sumShardsStatement, nil, nil, []int16{1})
 		rows := 0
 		for rr.NextRow() {
@@ -67,10 +71,12 @@ func (g *generations) sumShards(ctx context.Context) (uint64, error) {
 		// The next check starts over on another connection (this one may be broken, or
 		// have lost its statement).
 		g.mu.Lock()
-		g.conn.Raw(func(any) error { return errBadConn })
-		g.conn.Close()
-		g.conn = nil
+		if g.conn == conn {
+			g.conn = nil
+		}
 		g.mu.Unlock()
+		conn.Raw(func(any) error { return errBadConn })
+		conn.Close()
 		return 0, err
 	}
 	return n, nil

@@ -12,6 +12,19 @@ import (
 	"docsd/internal/store"
 )
 
+// writeSetting commits a value through d: a change every generation check must see.
+func writeSetting(t *testing.T, d *store.DB, v string) {
+	t.Helper()
+	ctx := context.Background()
+	err := d.Write(ctx, time.Now(), func(q *store.Q) error {
+		_, err := q.Exec(ctx, `INSERT INTO server_settings (name, value) VALUES ('g', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value`, v)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestGenerationSeesEveryCommitBeforeTheRequest(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "g.db")
@@ -28,16 +41,7 @@ func TestGenerationSeesEveryCommitBeforeTheRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	write := func(d *store.DB, v string) {
-		t.Helper()
-		err := d.Write(ctx, time.Now(), func(q *store.Q) error {
-			_, err := q.Exec(ctx, `INSERT INTO server_settings (name, value) VALUES ('g', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value`, v)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(d *store.DB, v string) { t.Helper(); writeSetting(t, d, v) }
 	g0, err := db.Generation(ctx, time.Now(), true)
 	if err != nil {
 		t.Fatal(err)
@@ -152,16 +156,7 @@ func TestGenerationOnPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	write := func(v string) {
-		t.Helper()
-		err := other.Write(ctx, time.Now(), func(q *store.Q) error {
-			_, err := q.Exec(ctx, `INSERT INTO server_settings (name, value) VALUES ('g', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value`, v)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(v string) { t.Helper(); writeSetting(t, other, v) }
 	g0, err := db.Generation(ctx, time.Now(), false)
 	if err != nil {
 		t.Fatal(err)

@@ -58,6 +58,7 @@ func (s *Service) Move(ctx context.Context, c auth.Caller, id string, m Move) (V
 
 // moveSpace moves a space within its organization.
 func (s *Service) moveSpace(ctx context.Context, tx Tx, c auth.Caller, sp Space, dest string, pos *Position, now time.Time) (View, error) {
+	was := sp
 	sameLevel := dest == sp.Parent
 	if !sameLevel {
 		acc, err := s.accessIn(ctx, tx, c, sp.OrganizationID)
@@ -81,7 +82,7 @@ func (s *Service) moveSpace(ctx context.Context, tx Tx, c auth.Caller, sp Space,
 	}
 	sp.Parent, sp.Position, sp.UpdatedAt = dest, position, now
 	leaveCollection(&sp)
-	if err := tx.UpdateSpace(ctx, sp); err != nil {
+	if err := tx.UpdateSpace(ctx, was, sp); err != nil {
 		return View{}, err
 	}
 	return s.viewOf(ctx, tx, c, sp)
@@ -128,7 +129,7 @@ func (s *Service) Transfer(ctx context.Context, c auth.Caller, id, orgID string,
 		}
 		sp.OrganizationID, sp.Parent, sp.Position, sp.UpdatedAt = orgID, dest, t.end(dest), now
 		leaveCollection(&sp)
-		if err := tx.UpdateSpace(ctx, sp); err != nil {
+		if err := tx.UpdateSpace(ctx, cur.Space, sp); err != nil {
 			return err
 		}
 		if err := tx.DropForeignGrants(ctx, orgID, []Target{{SpaceKind, sp.ID}}); err != nil {

@@ -204,7 +204,9 @@ type SpaceTx interface {
 	// AfterCommit runs f once the write transaction has committed, never if it rolls back;
 	// outside a transaction, at once.
 	AfterCommit(f func())
-	UpdateSpace(ctx context.Context, s Space) error
+	// UpdateSpace writes s over the space was, as this write read it: the two tell an update
+	// from a deletion or a restoration, and a change of visibility, for the event.
+	UpdateSpace(ctx context.Context, was, s Space) error
 	// Spaces lists the live spaces of an organization (not those in the trash), in no order.
 	Spaces(ctx context.Context, orgID string) ([]Space, error)
 	// PurgeSpace removes a space for good if it has been in the trash since before cutoff.

@@ -26,7 +26,7 @@ func (s *Service) Delete(ctx context.Context, c auth.Caller, id string) error {
 		}
 		sp := v.Space
 		sp.DeletedAt, sp.UpdatedAt = &now, now
-		if err := tx.UpdateSpace(ctx, sp); err != nil {
+		if err := tx.UpdateSpace(ctx, v.Space, sp); err != nil {
 			return err
 		}
 		return tx.SchedulePurge(ctx, sp.ID, now, now.Add(TrashRetention))
@@ -59,7 +59,7 @@ func (s *Service) Restore(ctx context.Context, c auth.Caller, id string) (View, 
 			}
 		}
 		sp.DeletedAt, sp.UpdatedAt = nil, now
-		if err := tx.UpdateSpace(ctx, sp); err != nil {
+		if err := tx.UpdateSpace(ctx, cur.Space, sp); err != nil {
 			return err
 		}
 		v, err = s.viewOf(ctx, tx, c, sp)

@@ -129,7 +129,7 @@ func (s *Service) Patch(ctx context.Context, c auth.Caller, id string, u Update)
 			return err
 		}
 		sp.UpdatedAt = now
-		if err := tx.UpdateSpace(ctx, sp); err != nil {
+		if err := tx.UpdateSpace(ctx, cur.Space, sp); err != nil {
 			return err
 		}
 		if !u.changesAccess() {

@@ -20,6 +20,7 @@ import (
 
 	"docsd/internal/outbox"
 
+	"github.com/jackc/pgx/v5"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 	_ "modernc.org/sqlite"             // registers the "sqlite" database/sql driver
 )
@@ -55,6 +56,9 @@ type DB struct {
 	// statements counts the statements run through Q, for tests and benchmarks that check
 	// how many round trips an operation costs.
 	statements atomic.Uint64
+	// writeRoundTrips counts the exchanges with PostgreSQL of its write transactions (each
+	// carrying one statement or a pipelined batch: pgwrite.go), for tests.
+	writeRoundTrips atomic.Uint64
 }
 
 // Options tune how Open connects.
@@ -260,7 +264,8 @@ func (db *DB) Statements() uint64 { return db.statements.Load() }
 // takes a *Q so the same query code serves both.
 type Q struct {
 	db   *DB
-	tx   txConn // the write transaction, nil outside one
+	tx   *sql.Tx  // SQLite's write transaction, nil outside one
+	pg   *pgWrite // PostgreSQL's write transaction, nil outside one (pgwrite.go)
 	pool *sql.DB
 	now  time.Time
 	// commitInline: PostgreSQL's beforeCommit may end its last statement with the COMMIT
@@ -270,15 +275,7 @@ type Q struct {
 	events      []outbox.Event // written just before commit (outbox.go)
 	afterCommit []func()
 	unprepared  []string // statements of a SQLite write to keep prepared after it (prepare)
-}
-
-// txConn runs a write transaction's statements: a *sql.Tx on SQLite, and on PostgreSQL the
-// *sql.Conn of a transaction begun and ended with statements of its own, which may then share
-// a round trip with the statements next to them (groupcommit.go).
-type txConn interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	failed      error    // a statement of a SQLite write run by ExecLater failed
 }
 
 // Read returns a Q for reads outside a transaction, on the read pool.
@@ -300,12 +297,15 @@ func (db *DB) Write(ctx context.Context, now time.Time, fn func(q *Q) error) (er
 // AfterCommit arranges for f to run once the current write transaction has committed, and
 // never if it rolls back: for telling other parts of the process about durable changes.
 func (q *Q) AfterCommit(f func()) {
-	if q.tx == nil {
+	if !q.inTx() {
 		f()
 		return
 	}
 	q.afterCommit = append(q.afterCommit, f)
 }
+
+// inTx reports whether q runs inside a write transaction.
+func (q *Q) inTx() bool { return q.tx != nil || q.pg != nil }
 
 // Now is the time the transaction was started with (zero outside a transaction).
 func (q *Q) Now() time.Time { return q.now }
@@ -326,7 +326,7 @@ func (q *Q) Now() time.Time { return q.now }
 // than once per request (parsing was most of a small write's CPU). Past maxTxStatements
 // distinct texts (SQL built for a number of values), further ones are prepared each time.
 func (q *Q) prepare(ctx context.Context, query string) (stmt *sql.Stmt, readCtx context.Context, err error) {
-	if q.tx != nil {
+	if q.inTx() {
 		// The transaction is shared with the other writes of its group (groupcommit.go), and
 		// interrupting a statement would roll all of them back (on PostgreSQL, the driver
 		// closes a connection whose statement is cancelled): a write's cancellation is
@@ -347,7 +347,7 @@ func (q *Q) prepare(ctx context.Context, query string) (stmt *sql.Stmt, readCtx 
 			q.unprepared = append(q.unprepared, query)
 			return nil, ctx, nil
 		}
-		return q.tx.(*sql.Tx).StmtContext(ctx, s), ctx, nil
+		return q.tx.StmtContext(ctx, s), ctx, nil
 	}
 	if q.db.Engine == Postgres {
 		return nil, ctx, nil
@@ -368,6 +368,8 @@ func (q *Q) Exec(ctx context.Context, query string, args ...any) (sql.Result, er
 	}
 	var res sql.Result
 	switch {
+	case q.pg != nil:
+		res, err = q.pg.exec(readCtx, q.db.rebind(query), args)
 	case s != nil:
 		res, err = s.ExecContext(readCtx, args...)
 	case q.tx != nil:
@@ -378,8 +380,30 @@ func (q *Q) Exec(ctx context.Context, query string, args ...any) (sql.Result, er
 	return res, mapErr(err)
 }
 
+// ExecLater runs a statement that returns no rows, on PostgreSQL in the round trip of the
+// write's next statement, or at the write's end (pgwrite.go); elsewhere at once. It is for
+// statements that are not expected to fail, whose only answer is that they did not: should
+// one fail, the statement it rode with reports it, unmapped, and its write fails whatever
+// the write does with that error.
+func (q *Q) ExecLater(ctx context.Context, query string, args ...any) error {
+	if q.pg == nil {
+		if _, err := q.Exec(ctx, query, args...); err != nil {
+			// As on PostgreSQL: unmapped, and failing the write whatever it does.
+			q.failed = &deferredError{err}
+			return q.failed
+		}
+		return nil
+	}
+	q.db.statements.Add(1)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	q.pg.queue(pendingDeferred, q.db.rebind(query), args...)
+	return nil
+}
+
 // Query runs a statement that returns rows.
-func (q *Q) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+func (q *Q) Query(ctx context.Context, query string, args ...any) (*Rows, error) {
 	q.db.statements.Add(1)
 	s, readCtx, err := q.prepare(ctx, query)
 	if err != nil {
@@ -387,6 +411,9 @@ func (q *Q) Query(ctx context.Context, query string, args ...any) (*sql.Rows, er
 	}
 	var rows *sql.Rows
 	switch {
+	case q.pg != nil:
+		r, err := q.pg.query(readCtx, q.db.rebind(query), args)
+		return r, mapErr(err)
 	case s != nil:
 		rows, err = s.QueryContext(readCtx, args...)
 	case q.tx != nil:
@@ -394,22 +421,89 @@ func (q *Q) Query(ctx context.Context, query string, args ...any) (*sql.Rows, er
 	default:
 		rows, err = q.pool.QueryContext(ctx, q.db.rebind(query), args...)
 	}
-	return rows, mapErr(err)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	return &Rows{sql: rows}, nil
+}
+
+// Rows is the result of Query: database/sql's rows, or in a PostgreSQL write pgx's, read
+// straight from the connection (pgwrite.go). Close it; read Err once Next returns false.
+type Rows struct {
+	sql   *sql.Rows
+	pg    pgx.Rows
+	batch pgx.BatchResults // the round trip the pg rows came in with other statements
+}
+
+func (r *Rows) Next() bool {
+	if r.sql != nil {
+		return r.sql.Next()
+	}
+	return r.pg.Next()
+}
+
+func (r *Rows) Scan(dest ...any) error {
+	if r.sql != nil {
+		return r.sql.Scan(dest...)
+	}
+	return r.pg.Scan(dest...)
+}
+
+func (r *Rows) Err() error {
+	if r.sql != nil {
+		return r.sql.Err()
+	}
+	return r.pg.Err()
+}
+
+func (r *Rows) Close() error {
+	if r.sql != nil {
+		return r.sql.Close()
+	}
+	r.pg.Close()
+	err := r.pg.Err()
+	if r.batch != nil {
+		if berr := r.batch.Close(); err == nil {
+			err = berr
+		}
+		r.batch = nil
+	}
+	return err
 }
 
 // Row is the result of QueryRow; Scan returns ErrNotFound when there was no row.
 type Row struct {
-	row *sql.Row
-	err error
+	row  *sql.Row
+	rows *Rows // in a PostgreSQL write
+	err  error
 }
 
 func (r Row) Scan(dest ...any) error {
 	if r.err != nil {
 		return r.err
 	}
+	if r.rows != nil {
+		return r.rows.scanOne(dest)
+	}
 	err := r.row.Scan(dest...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNotFound
+	}
+	return mapErr(err)
+}
+
+// scanOne scans the first row and closes the rows, as sql.Row does.
+func (r *Rows) scanOne(dest []any) error {
+	if !r.Next() {
+		err := r.Close()
+		if err == nil {
+			err = ErrNotFound
+		}
+		return mapErr(err)
+	}
+	err := r.Scan(dest...)
+	if cerr := r.Close(); err == nil {
+		err = cerr
 	}
 	return mapErr(err)
 }
@@ -422,6 +516,12 @@ func (q *Q) QueryRow(ctx context.Context, query string, args ...any) Row {
 		return Row{err: mapErr(err)}
 	}
 	switch {
+	case q.pg != nil:
+		rows, err := q.pg.query(readCtx, q.db.rebind(query), args)
+		if err != nil {
+			return Row{err: mapErr(err)}
+		}
+		return Row{rows: rows}
 	case s != nil:
 		return Row{row: s.QueryRowContext(readCtx, args...)}
 	case q.tx != nil:

@@ -55,9 +55,8 @@ type groupCommit struct {
 
 // writeGroup is one transaction shared by several writes.
 type writeGroup struct {
-	tx         txConn // sqlTx on SQLite, conn on PostgreSQL
-	sqlTx      *sql.Tx
-	conn       *sql.Conn
+	sqlTx      *sql.Tx  // on SQLite
+	pg         *pgWrite // on PostgreSQL
 	started    time.Time
 	writes     int      // writes whose changes it holds
 	batch      *Q       // the group's events and what runs after its commit
@@ -87,10 +86,10 @@ func (g *groupCommit) write(ctx context.Context, db *DB, now time.Time, fn func(
 			return err
 		}
 		grp.started, grp.done = time.Now(), make(chan struct{})
-		grp.batch = &Q{db: db, tx: grp.tx, pool: db.writer, commitInline: db.Engine == Postgres}
+		grp.batch = &Q{db: db, tx: grp.sqlTx, pg: grp.pg, pool: db.writer, commitInline: db.Engine == Postgres}
 		g.open = grp
 	}
-	q := &Q{db: db, tx: grp.tx, pool: db.writer, now: now}
+	q := &Q{db: db, tx: grp.sqlTx, pg: grp.pg, pool: db.writer, now: now}
 	var panicked any
 	err := ctx.Err()
 	if err == nil {
@@ -135,34 +134,28 @@ func (g *groupCommit) write(ctx context.Context, db *DB, now time.Time, fn func(
 func (db *DB) begin() (*writeGroup, error) {
 	ctx := context.Background()
 	if db.Engine == Postgres {
-		conn, err := db.writer.Conn(ctx)
+		w, err := beginPostgres(ctx, db.writer, &db.writeRoundTrips)
 		if err != nil {
 			return nil, fmt.Errorf("begin: %w", mapErr(err))
 		}
-		if _, err := conn.ExecContext(ctx, `BEGIN; SELECT seq FROM outbox_state WHERE id = 1 FOR UPDATE`); err != nil {
-			conn.ExecContext(ctx, `ROLLBACK`)
-			conn.Close()
-			return nil, fmt.Errorf("begin: %w", mapErr(err))
-		}
-		return &writeGroup{tx: conn, conn: conn}, nil
+		return &writeGroup{pg: w}, nil
 	}
 	tx, err := db.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("begin: %w", mapErr(err))
 	}
-	return &writeGroup{tx: tx, sqlTx: tx}, nil
+	return &writeGroup{sqlTx: tx}, nil
 }
 
 // rollback ends the group's transaction without its changes.
 func (grp *writeGroup) rollback() {
-	if grp.conn == nil {
+	if grp.pg == nil {
 		grp.sqlTx.Rollback()
 		return
 	}
 	// Outside a transaction (its COMMIT failed) ROLLBACK only warns. A connection left in
 	// one for any reason is dropped when the pool next hands it out (the driver checks).
-	grp.conn.ExecContext(context.Background(), `ROLLBACK`)
-	grp.conn.Close()
+	grp.pg.end(false)
 }
 
 // run runs one write in a savepoint of the group's transaction, releasing it if fn succeeds
@@ -172,7 +165,7 @@ func (g *groupCommit) run(ctx context.Context, db *DB, grp *writeGroup, q *Q, fn
 	if db.Engine == Postgres {
 		return g.runPostgres(ctx, grp, q, fn)
 	}
-	if _, err := grp.tx.ExecContext(context.WithoutCancel(ctx), `SAVEPOINT group_write`); err != nil {
+	if _, err := grp.sqlTx.ExecContext(context.WithoutCancel(ctx), `SAVEPOINT group_write`); err != nil {
 		// The transaction is no longer usable: nothing more may join it.
 		grp.broken = fmt.Errorf("savepoint: %w", mapErr(err))
 		return grp.broken, nil
@@ -183,10 +176,10 @@ func (g *groupCommit) run(ctx context.Context, db *DB, grp *writeGroup, q *Q, fn
 		}
 		var rerr error
 		if err != nil {
-			_, rerr = grp.tx.ExecContext(context.WithoutCancel(ctx), `ROLLBACK TO group_write`)
+			_, rerr = grp.sqlTx.ExecContext(context.WithoutCancel(ctx), `ROLLBACK TO group_write`)
 		}
 		if rerr == nil {
-			_, rerr = grp.tx.ExecContext(context.WithoutCancel(ctx), `RELEASE group_write`)
+			_, rerr = grp.sqlTx.ExecContext(context.WithoutCancel(ctx), `RELEASE group_write`)
 		}
 		// A statement that failed may have rolled SQLite's whole transaction back (a full
 		// disk, an I/O error): the savepoint is then gone, and so is every write of the group.
@@ -200,6 +193,9 @@ func (g *groupCommit) run(ctx context.Context, db *DB, grp *writeGroup, q *Q, fn
 	if err := fn(q); err != nil {
 		return err, nil
 	}
+	if q.failed != nil {
+		return q.failed, nil
+	}
 	return q.confirmCallerToken(ctx), nil
 }
 
@@ -209,43 +205,66 @@ func (g *groupCommit) run(ctx context.Context, db *DB, grp *writeGroup, q *Q, fn
 var errFirstWriteFailed = errors.New("store: the group's first write failed")
 
 // runPostgres is run on PostgreSQL, in as few round trips as it can (see the top of this
-// file): one statement opens the write's savepoint (releasing the previous write's), none if
-// it is the group's first, and the savepoint is rolled back to only when the write fails.
+// file and pgwrite.go). The group's first write runs in no savepoint. Any other write's
+// savepoint is opened, releasing the previous write's, in the round trip of the write's
+// first statement (a write that runs none needs none); it is rolled back to only when the
+// write fails after its savepoint was sent. Statements the write deferred are sent before it
+// ends, so that their failure is its own.
 func (g *groupCommit) runPostgres(ctx context.Context, grp *writeGroup, q *Q, fn func(q *Q) error) (err error, panicked any) {
+	w := grp.pg
 	first := grp.ran == 0
 	grp.ran++
+	w.failed = nil
+	sent := w.savepoints
 	if !first {
-		open := `SAVEPOINT group_write`
 		if grp.savepoint {
-			open = `RELEASE SAVEPOINT group_write; SAVEPOINT group_write`
+			w.queue(pendingRelease, `RELEASE SAVEPOINT group_write`)
 		}
-		// Without arguments, one round trip whatever the number of statements.
-		if _, err := grp.tx.ExecContext(context.WithoutCancel(ctx), open); err != nil {
-			grp.broken = fmt.Errorf("savepoint: %w", mapErr(err))
-			return grp.broken, nil
-		}
-		grp.savepoint = true
+		w.queue(pendingSavepoint, `SAVEPOINT group_write`)
 	}
 	defer func() {
 		if p := recover(); p != nil {
 			panicked, err = p, fmt.Errorf("panic: %v", p)
 		}
 		if err == nil {
+			err = w.failed
+		}
+		if err == nil {
+			if first || w.savepoints > sent {
+				grp.savepoint = !first
+			}
+			w.discard()
+			return
+		}
+		if w.broken != nil {
+			grp.broken = w.broken
 			return
 		}
 		if first {
 			grp.broken = errFirstWriteFailed
 			return
 		}
+		opened := w.savepoints > sent
+		w.discard()
+		if !opened {
+			return // nothing of this write reached the database
+		}
+		grp.savepoint = true
 		// The savepoint stays open after it was rolled back to: the next write releases it.
-		if _, rerr := grp.tx.ExecContext(context.WithoutCancel(ctx), `ROLLBACK TO SAVEPOINT group_write`); rerr != nil {
+		if _, rerr := w.exec(context.WithoutCancel(ctx), `ROLLBACK TO SAVEPOINT group_write`, nil); rerr != nil {
 			grp.broken = fmt.Errorf("end savepoint: %w", mapErr(rerr))
 		}
 	}()
 	if err := fn(q); err != nil {
 		return err, nil
 	}
-	return q.confirmCallerToken(ctx), nil
+	if err := q.confirmCallerToken(ctx); err != nil {
+		return err, nil
+	}
+	if w.hasDeferred() {
+		return w.flush(context.WithoutCancel(ctx)), nil
+	}
+	return nil, nil
 }
 
 // finish hands the writer on after a write: to a queued write, which joins the open group,
@@ -289,17 +308,17 @@ func (grp *writeGroup) commit() error {
 		grp.rollback()
 		return err
 	}
-	if grp.conn == nil {
+	if grp.pg == nil {
 		if err := grp.sqlTx.Commit(); err != nil {
 			return fmt.Errorf("commit: %w", mapErr(err))
 		}
 		return nil
 	}
 	if !grp.batch.committed {
-		if _, err := grp.conn.ExecContext(ctx, `COMMIT`); err != nil {
+		if _, err := grp.pg.exec(ctx, `COMMIT`, nil); err != nil {
 			grp.rollback()
 			return fmt.Errorf("commit: %w", mapErr(err))
 		}
 	}
-	return grp.conn.Close()
+	return grp.pg.end(true)
 }

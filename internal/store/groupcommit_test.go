@@ -228,3 +228,115 @@ func TestGroupCommitAcrossProcessesDoesNotDeadlock(t *testing.T) {
 		}
 	}
 }
+
+// Statements a write defers (Q.ExecLater) run before its next statement, in the same round
+// trip on PostgreSQL, as does the savepoint of a write that joins a group; and a deferred
+// statement that fails fails its own write only, even when the write goes on as if nothing
+// happened, while the writes grouped with it commit.
+func TestGroupCommitDefersStatementsToTheNextRoundTrip(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, err := store.Open(ctx, apitest.DatabaseURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	insert := `INSERT INTO outbox_cursors (consumer) VALUES (?)`
+	count := func(q *store.Q, like string) int {
+		var n int
+		if err := q.QueryRow(ctx, `SELECT COUNT(*) FROM outbox_cursors WHERE consumer LIKE ?`, like).Scan(&n); err != nil {
+			t.Errorf("count %s: %v", like, err)
+		}
+		return n
+	}
+
+	// The first write holds the writer until the others queue behind it: they join its group.
+	release := make(chan struct{})
+	started := make(chan struct{})
+	commits := db.GroupCommits()
+	errs := make([]chan error, 5)
+	errs[0] = make(chan error, 1)
+	go func() {
+		errs[0] <- db.Write(ctx, time.Now(), func(q *store.Q) error {
+			close(started)
+			<-release
+			_, err := q.Exec(ctx, insert, "a")
+			return err
+		})
+	}()
+	<-started
+	var trips uint64
+	writes := []func(q *store.Q) error{
+		// b: its savepoint rides with its first query, and its two deferred inserts with
+		// its second, which sees them.
+		func(q *store.Q) error {
+			before := db.WriteRoundTrips()
+			if n := count(q, "a"); n != 1 {
+				t.Errorf("b sees %d rows of a, want 1", n)
+			}
+			if err := q.ExecLater(ctx, insert, "b1"); err != nil {
+				return err
+			}
+			if err := q.ExecLater(ctx, insert, "b2"); err != nil {
+				return err
+			}
+			if n := count(q, "b%"); n != 2 {
+				t.Errorf("b sees %d of its deferred rows, want 2", n)
+			}
+			trips = db.WriteRoundTrips() - before
+			return nil
+		},
+		// c: a deferred insert that fails, whose error the write ignores.
+		func(q *store.Q) error {
+			q.ExecLater(ctx, insert, "a")
+			q.Exec(ctx, insert, "c")
+			return nil
+		},
+		// d: deferred to the end of the write.
+		func(q *store.Q) error { return q.ExecLater(ctx, insert, "d") },
+		// e: deferred to the end of the write, and failing there.
+		func(q *store.Q) error { return q.ExecLater(ctx, insert, "b1") },
+	}
+	for i, fn := range writes {
+		errs[i+1] = make(chan error, 1)
+		go func() { errs[i+1] <- db.Write(ctx, time.Now(), fn) }()
+		for db.WritesWaiting() != int32(i+1) {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	close(release)
+	for i, want := range []bool{true, true, false, true, false} {
+		err := <-errs[i]
+		if (err == nil) != want {
+			t.Errorf("write %c: %v, want success %v", 'a'+i, err, want)
+		}
+		if err != nil && errors.Is(err, store.ErrUniqueViolation) {
+			t.Errorf("write %c: %v: a deferred statement's failure is not its caller's own", 'a'+i, err)
+		}
+	}
+	if c := db.GroupCommits() - commits; c != 1 {
+		t.Errorf("%d commits, want the 3 successful writes in one", c)
+	}
+	got := map[string]bool{}
+	rows, err := db.Read().Query(ctx, `SELECT consumer FROM outbox_cursors`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			t.Fatal(err)
+		}
+		got[name] = true
+	}
+	rows.Close()
+	if want := map[string]bool{"a": true, "b1": true, "b2": true, "d": true}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("committed %v, want %v", got, want)
+	}
+	if db.Engine == store.Postgres && trips != 2 {
+		t.Errorf("write b made %d round trips, want 2 (its savepoint and deferred inserts ride with its queries)", trips)
+	}
+}

@@ -69,7 +69,7 @@ func scanJob(scan func(...any) error) (Job, error) {
 // means now (the transaction's time). A non-empty dedupeKey makes the call idempotent: when a
 // job with that key already exists, nothing is added and no error is returned.
 func (q *Q) EnqueueJob(ctx context.Context, kind string, payload any, runAt time.Time, dedupeKey string) error {
-	if q.tx == nil {
+	if !q.inTx() {
 		return errors.New("store: EnqueueJob needs a write transaction")
 	}
 	if kind == "" {

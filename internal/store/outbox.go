@@ -37,7 +37,7 @@ const notifyChannel = "docsd_outbox"
 // transaction commits, and never if it rolls back. data is encoded as a JSON object (nil for
 // none).
 func (q *Q) Emit(kind, orgID, spaceID, subject string, data any) error {
-	if q.tx == nil {
+	if !q.inTx() {
 		return errors.New("store: Emit needs a write transaction")
 	}
 	raw := json.RawMessage(`{}`)
@@ -177,7 +177,7 @@ func (o Outbox) EnsureCursor(ctx context.Context, consumer string) error {
 
 const eventColumns = `seq, kind, org_id, space_id, subject, data, created_at`
 
-func readEvents(ctx context.Context, query func(context.Context, string, ...any) (*sql.Rows, error), after int64, limit int) ([]outbox.Event, error) {
+func readEvents(ctx context.Context, query func(context.Context, string, ...any) (*Rows, error), after int64, limit int) ([]outbox.Event, error) {
 	rows, err := query(ctx, `SELECT `+eventColumns+` FROM outbox_events WHERE seq > ? ORDER BY seq LIMIT ?`, after, limit)
 	if err != nil {
 		return nil, mapErr(err)
@@ -261,8 +261,12 @@ func (o Outbox) claimPostgres(ctx context.Context, consumer string, limit int) (
 		tx.Rollback()
 		return nil, false, mapErr(err)
 	}
-	events, err := readEvents(ctx, func(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-		return tx.QueryContext(ctx, o.DB.rebind(query), args...)
+	events, err := readEvents(ctx, func(ctx context.Context, query string, args ...any) (*Rows, error) {
+		rows, err := tx.QueryContext(ctx, o.DB.rebind(query), args...)
+		if err != nil {
+			return nil, err
+		}
+		return &Rows{sql: rows}, nil
 	}, cursor, limit)
 	if err != nil {
 		tx.Rollback()

@@ -162,7 +162,7 @@ func (t siteTx) DeleteSite(ctx context.Context, id string) error {
 
 func (t siteTx) Site(ctx context.Context, id string) (site.Site, error) {
 	lock := ""
-	if t.q.tx != nil {
+	if t.q.inTx() {
 		lock = t.q.ForUpdate() // serializes changes to one site's structure on PostgreSQL
 	}
 	return scanSite(t.q.QueryRow(ctx, `SELECT `+siteColumns+` FROM sites st WHERE st.id = ?`+lock, id).Scan)

@@ -89,37 +89,24 @@ func (t spaceTx) InsertSpace(ctx context.Context, sp space.Space) error {
 	return t.q.Emit(outbox.HeadMoved, sp.OrganizationID, sp.ID, sp.Revision, outbox.HeadMove{To: sp.Revision})
 }
 
-func (t spaceTx) UpdateSpace(ctx context.Context, sp space.Space) error {
+func (t spaceTx) UpdateSpace(ctx context.Context, was, sp space.Space) error {
 	args, err := spaceArgs(sp)
 	if err != nil {
 		return err
 	}
-	// The row as it was tells an update from a deletion or a restoration, for the event.
-	var wasDeleted bool
-	var wasVisibility string
-	const set = `UPDATE spaces SET organization_id = ?, parent_id = ?, position = ?, title = ?, emoji = ?,
+	// The write read the space before changing it, and no other write runs meanwhile (on
+	// PostgreSQL, every write group holds the outbox's numbering row: groupcommit.go), so
+	// the update's only answer is that it ran: it rides with the write's next statement.
+	if err := t.q.ExecLater(ctx, `UPDATE spaces SET organization_id = ?, parent_id = ?, position = ?, title = ?, emoji = ?,
 		icon_url = ?, visibility = ?, edit_mode = ?, language = ?, default_level = ?, merge_rules = ?, updated_at = ?,
-		deleted_at = ?`
-	if t.q.Engine() == Postgres {
-		// One round trip instead of two: the FROM clause reads the row as it was (and locks
-		// it, as the update would), and RETURNING may name it on PostgreSQL, not on SQLite.
-		err := t.q.QueryRow(ctx, set+` FROM (SELECT id AS old_id, deleted_at IS NOT NULL AS was_deleted,
-			visibility AS was_visibility FROM spaces WHERE id = ? FOR UPDATE) AS old WHERE spaces.id = old.old_id
-			RETURNING old.was_deleted, old.was_visibility`, args...).Scan(&wasDeleted, &wasVisibility)
-		return t.emitSpaceUpdate(sp, err, wasDeleted, wasVisibility)
-	}
-	if err := t.q.QueryRow(ctx, `SELECT deleted_at IS NOT NULL, visibility FROM spaces WHERE id = ?`, sp.ID).Scan(&wasDeleted, &wasVisibility); err != nil {
+		deleted_at = ? WHERE id = ?`, args...); err != nil {
 		return err
 	}
-	_, err = t.q.Exec(ctx, set+` WHERE id = ?`, args...)
-	return t.emitSpaceUpdate(sp, err, wasDeleted, wasVisibility)
+	return t.emitSpaceUpdate(sp, was.DeletedAt != nil, string(was.Visibility))
 }
 
-// emitSpaceUpdate records the event of UpdateSpace, once its statements ran with err.
-func (t spaceTx) emitSpaceUpdate(sp space.Space, err error, wasDeleted bool, wasVisibility string) error {
-	if err != nil {
-		return err
-	}
+// emitSpaceUpdate records the event of UpdateSpace.
+func (t spaceTx) emitSpaceUpdate(sp space.Space, wasDeleted bool, wasVisibility string) error {
 	kind := outbox.SpaceUpdated
 	switch deleted := sp.DeletedAt != nil; {
 	case deleted && !wasDeleted:

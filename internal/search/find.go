@@ -68,17 +68,25 @@ func (s *Service) Search(ctx context.Context, spaceIDs []string, query string) (
 	}
 	// Read your writes: a change that has answered is searchable, even if the update that
 	// follows it failed and the outbox consumer has not come to it yet.
+	caughtUp := true
+	for _, st := range states {
+		caughtUp = caughtUp && st.Indexed == st.Head
+	}
 	if err := s.catchUp(ctx, states); err != nil {
 		return nil, err
 	}
 	heads := make(map[string]string, len(states))
 	live := make([]string, 0, len(states))
+	var sections int64
 	for id, st := range states {
 		heads[id] = st.Head
 		live = append(live, id)
+		sections += st.Sections
 	}
 	sort.Strings(live)
-	hits, err := s.match(ctx, Match{SpaceIDs: live, Query: q, Limit: MaxSections, Exact: ExactBound})
+	// The section counts read with the spaces' state hold unless catchUp changed an index.
+	hits, err := s.match(ctx, Match{SpaceIDs: live, Query: q, Limit: MaxSections, Exact: ExactBound,
+		ScopeSections: sections, ScopeKnown: caughtUp})
 	if err != nil {
 		return nil, err
 	}

@@ -52,9 +52,11 @@ func (r *ranker) search(ctx context.Context, m Match) ([]Hit, error) {
 	// Scoping the match to the spaces makes FTS5 skip other spaces' sections, at the price of
 	// walking the scope's own doclist beside the query's. When the spaces searched hold most
 	// of the index it filters little, so the sections of other spaces are skipped here instead.
-	inScope, err := r.terms.ScopeSections(ctx, m.SpaceIDs)
-	if err != nil {
-		return nil, err
+	inScope := m.ScopeSections
+	if !m.ScopeKnown {
+		if inScope, err = r.terms.ScopeSections(ctx, m.SpaceIDs); err != nil {
+			return nil, err
+		}
 	}
 	most := corpus.Sections > 0 && 2*inScope >= int64(corpus.Sections)
 	var allowed map[string]bool

@@ -52,6 +52,10 @@ type Match struct {
 	// weighs most: champion lists, champions.go), on an index that hands back its matches
 	// (Terms).
 	Exact int
+	// ScopeSections is how many indexed sections the spaces hold, when ScopeKnown (the
+	// search read it with the spaces' index state); otherwise the ranking counts them.
+	ScopeSections int64
+	ScopeKnown    bool
 }
 
 // Store is what search needs from the database.
@@ -94,8 +98,9 @@ type Store interface {
 
 // IndexState is where a space's head is, and the revision its index was built from.
 type IndexState struct {
-	Head    string
-	Indexed string // "" when the space has no index yet
+	Head     string
+	Indexed  string // "" when the space has no index yet
+	Sections int64  // the sections its index holds
 }
 
 // Content is what search reads of space content.

@@ -260,6 +260,10 @@ func (db *DB) prepareForWrites(ctx context.Context, queries []string) {
 // number of round trips besides those.
 func (db *DB) Statements() uint64 { return db.statements.Load() }
 
+// WriteRoundTrips is how many exchanges with PostgreSQL its write transactions have made
+// (always 0 on SQLite): a statement, or several sent together (pgwrite.go).
+func (db *DB) WriteRoundTrips() uint64 { return db.writeRoundTrips.Load() }
+
 // Q runs queries outside a transaction (reads) or inside one (writes). Every store method
 // takes a *Q so the same query code serves both.
 type Q struct {

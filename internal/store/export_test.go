@@ -37,6 +37,3 @@ func (db *DB) GenerationBackend() uint32 {
 	}
 	return pid
 }
-
-// WriteRoundTrips is how many exchanges with PostgreSQL write transactions have made.
-func (db *DB) WriteRoundTrips() uint64 { return db.writeRoundTrips.Load() }

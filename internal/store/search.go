@@ -42,7 +42,7 @@ func (s *Searches) LiveSpaces(ctx context.Context, ids []string) (map[string]sea
 	out := make(map[string]search.IndexState, len(ids))
 	for start := 0; start < len(ids); start += 512 {
 		list, args := inList(ids[start:min(start+512, len(ids))])
-		rows, err := s.DB.Read().Query(ctx, `SELECT s.id, s.revision_id, COALESCE(i.revision_id, '')
+		rows, err := s.DB.Read().Query(ctx, `SELECT s.id, s.revision_id, COALESCE(i.revision_id, ''), COALESCE(i.sections, 0)
 			FROM spaces s LEFT JOIN search_indexed i ON i.space_id = s.id
 			WHERE s.id IN (`+list+`) AND s.deleted_at IS NULL`, args...)
 		if err != nil {
@@ -51,7 +51,7 @@ func (s *Searches) LiveSpaces(ctx context.Context, ids []string) (map[string]sea
 		for rows.Next() {
 			var id string
 			var st search.IndexState
-			if err := rows.Scan(&id, &st.Head, &st.Indexed); err != nil {
+			if err := rows.Scan(&id, &st.Head, &st.Indexed, &st.Sections); err != nil {
 				rows.Close()
 				return nil, err
 			}

@@ -44,6 +44,21 @@ func (s *Service) PublicationsIn(ctx context.Context, tx Tx, spaceIDs []string) 
 	if err != nil {
 		return nil, err
 	}
+	return publicationsOf(rows), nil
+}
+
+// PublicationsLater is PublicationsIn for a write that asks before it reads anything else
+// (Tx.PublishedSiteSpacesLater): done gets the publications with the write's next read.
+func (s *Service) PublicationsLater(ctx context.Context, tx Tx, spaceIDs []string, done func(map[string][]Publication)) error {
+	if len(spaceIDs) == 0 {
+		done(nil)
+		return nil
+	}
+	return tx.PublishedSiteSpacesLater(ctx, spaceIDs, func(rows []PublishedSiteSpace) { done(publicationsOf(rows)) })
+}
+
+// publicationsOf orders the published site spaces into Publications.
+func publicationsOf(rows []PublishedSiteSpace) map[string][]Publication {
 	out := map[string][]Publication{}
 	for _, r := range rows {
 		out[r.SiteSpace.SpaceID] = append(out[r.SiteSpace.SpaceID], Publication{Site: r.Site, Path: siteSpacePath(r.Section, r.SiteSpace)})
@@ -54,7 +69,7 @@ func (s *Service) PublicationsIn(ctx context.Context, tx Tx, spaceIDs []string) 
 				cmp.Compare(len(a.Path), len(b.Path)), cmp.Compare(a.Path, b.Path))
 		})
 	}
-	return out, nil
+	return out
 }
 
 // SiteOfSpaces returns, for each of spaceIDs that exactly one site includes (published or

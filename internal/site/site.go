@@ -224,6 +224,10 @@ type Tx interface {
 	// PublishedSiteSpaces returns the site spaces of published sites that hold any of
 	// spaceIDs, in no particular order.
 	PublishedSiteSpaces(ctx context.Context, spaceIDs []string) ([]PublishedSiteSpace, error)
+	// PublishedSiteSpacesLater is PublishedSiteSpaces for a write that asks early: the read
+	// goes with the write's next statement (on PostgreSQL, in the same round trip), and done
+	// gets its rows before that statement returns. A failure fails the write.
+	PublishedSiteSpacesLater(ctx context.Context, spaceIDs []string, done func([]PublishedSiteSpace)) error
 	// SitesOfSpaces returns, for each of spaceIDs that a site (published or not) includes,
 	// the ids of those sites, each once, in no particular order.
 	SitesOfSpaces(ctx context.Context, spaceIDs []string) (map[string][]string, error)

@@ -19,11 +19,13 @@ type Update struct {
 	Language     *string
 	DefaultLevel opt.Field[*string] // "inherit", a role, or null for no access by default
 	MergeRules   *mergerules.Config
-	// Then, when set, runs inside Patch's write transaction once the space is changed, with
-	// the answer: for reading what the caller's answer needs on the transaction's
-	// connection, where the change left the pages it read and wrote in memory (on SQLite, a
-	// read on another connection after a write starts from a cold cache).
-	Then func(ctx context.Context, tx Tx, v View) error
+	// First, when set, runs at the start of Patch's write transaction, before the space is
+	// read: for asking, with reads that go with the write's next statement (the store's
+	// QueryLater), for what the caller's answer needs besides the space. They then cost no
+	// round trip of their own on PostgreSQL, and on SQLite they read the transaction's
+	// connection, whose cache holds the pages (a read on another connection after a write
+	// starts from a cold cache).
+	First func(ctx context.Context, tx Tx) error
 
 	level Level // DefaultLevel, parsed
 }
@@ -96,6 +98,11 @@ func (s *Service) Patch(ctx context.Context, c auth.Caller, id string, u Update)
 	now := s.clock.Now()
 	var v View
 	err := s.store.Write(ctx, now, func(tx Tx) error {
+		if u.First != nil {
+			if err := u.First(ctx, tx); err != nil {
+				return err
+			}
+		}
 		cur, err := s.spaceView(ctx, tx, c, id, u.requiredRole(), false)
 		if err != nil {
 			return err
@@ -140,9 +147,6 @@ func (s *Service) Patch(ctx context.Context, c auth.Caller, id string, u Update)
 		} else if v, err = s.viewOf(ctx, tx, c, sp); err != nil {
 			// The change may have changed the caller's own role (visibility, default level).
 			return err
-		}
-		if u.Then != nil {
-			return u.Then(ctx, tx, v)
 		}
 		return nil
 	})

@@ -280,6 +280,7 @@ type Q struct {
 	afterCommit []func()
 	unprepared  []string // statements of a SQLite write to keep prepared after it (prepare)
 	failed      error    // a statement of a SQLite write run by ExecLater failed
+	owner       *pgOwner // the PostgreSQL write, as its pending statements know it (pgwrite.go)
 }
 
 // Read returns a Q for reads outside a transaction, on the read pool.
@@ -403,6 +404,31 @@ func (q *Q) ExecLater(ctx context.Context, query string, args ...any) error {
 		return err
 	}
 	q.pg.queue(pendingDeferred, q.db.rebind(query), args...)
+	return nil
+}
+
+// QueryLater runs a query whose rows read takes: on PostgreSQL in the round trip of the
+// write's next statement, or at the write's end (pgwrite.go), and elsewhere at once. It lets
+// a write ask early for what it needs late, so that the answer rides with a statement it
+// waits for anyway. A failure of the query, or of read, fails the write; read must not run
+// statements.
+func (q *Q) QueryLater(ctx context.Context, query string, args []any, read func(*Rows) error) error {
+	if q.pg == nil {
+		rows, err := q.Query(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		err = read(rows)
+		if cerr := rows.Close(); err == nil {
+			err = cerr
+		}
+		return mapErr(err)
+	}
+	q.db.statements.Add(1)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	q.pg.queueRead(q.db.rebind(query), args, read)
 	return nil
 }
 

@@ -1,6 +1,10 @@
 package store
 
-import "github.com/jackc/pgx/v5/stdlib"
+import (
+	"time"
+
+	"github.com/jackc/pgx/v5/stdlib"
+)
 
 // GenerationWaits is how many generation checks waited to batch requests.
 func (db *DB) GenerationWaits() uint64 {
@@ -37,3 +41,7 @@ func (db *DB) GenerationBackend() uint32 {
 	}
 	return pid
 }
+
+// SetMaxGroupAge sets how long a group of writes stays open to writes that queue, for a test
+// that needs its writes in one group on a slow machine. Call it before the first write.
+func (db *DB) SetMaxGroupAge(d time.Duration) { db.group.maxAge = d }

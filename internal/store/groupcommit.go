@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 )
@@ -32,10 +33,13 @@ import (
 // reaches maxGroupWrites writes or maxGroupAge, so that its first writer is answered in
 // bounded time under a steady stream of writes.
 //
-// On PostgreSQL, where every statement is a round trip, a group spends as few as it can on
-// savepoints: the first write of a group runs in none (should it fail, the whole transaction
-// is rolled back and the group ends with it), and a savepoint that ends well is released by
-// the same statement that opens the next one, or by the commit.
+// On PostgreSQL, where every statement is a round trip, a group spends none on savepoints:
+// the first write of a group runs in none (should it fail, the whole transaction is rolled
+// back and the group ends with it), and every other write's savepoint, releasing the previous
+// one, is sent with its first statement (pgwrite.go). What a write defers goes with its next
+// statement, or when another write waits, with that write's first: a title PATCH that joins
+// a group then costs one round trip, its space read carrying the published addresses it
+// asked for first and the previous write's update.
 const (
 	// maxGroupWrites also keeps a PostgreSQL group within the subtransactions a server
 	// process tracks in shared memory (64), past which other sessions' visibility checks
@@ -51,6 +55,7 @@ type groupCommit struct {
 	waiting atomic.Int32
 	open    *writeGroup   // the group whose transaction is open, under turn
 	commits atomic.Uint64 // groups committed, for tests
+	maxAge  time.Duration // maxGroupAge, but for tests that need a group to stay open
 }
 
 // writeGroup is one transaction shared by several writes.
@@ -58,17 +63,27 @@ type writeGroup struct {
 	sqlTx      *sql.Tx  // on SQLite
 	pg         *pgWrite // on PostgreSQL
 	started    time.Time
-	writes     int      // writes whose changes it holds
-	batch      *Q       // the group's events and what runs after its commit
-	unprepared []string // statements its writes ran unprepared (Q.prepare)
-	broken     error    // set when a write's rollback failed: the transaction cannot go on
-	ran        int      // writes that ran in it, failed ones included
-	savepoint  bool     // PostgreSQL: a savepoint of a write that ended well is still open
+	writes     int          // writes whose changes it holds
+	batch      *Q           // the group's events and what runs after its commit
+	unprepared []string     // statements its writes ran unprepared (Q.prepare)
+	broken     error        // set when a write's rollback failed: the transaction cannot go on
+	ran        int          // writes that ran in it, failed ones included
+	savepoint  bool         // PostgreSQL: a savepoint of a write that ended well is still open
+	ranges     []eventRange // PostgreSQL: where each write's events are in batch.events
 	done       chan struct{}
 	err        error // the commit's outcome, once done is closed
 }
 
-func newGroupCommit() groupCommit { return groupCommit{turn: make(chan struct{}, 1)} }
+// eventRange is where a write's events are among its group's, to take them out should the
+// write fail after it ended (lateFailure).
+type eventRange struct {
+	owner      *pgOwner
+	start, end int
+}
+
+func newGroupCommit() groupCommit {
+	return groupCommit{turn: make(chan struct{}, 1), maxAge: maxGroupAge}
+}
 
 // write is DB.Write.
 func (g *groupCommit) write(ctx context.Context, db *DB, now time.Time, fn func(q *Q) error) error {
@@ -97,7 +112,11 @@ func (g *groupCommit) write(ctx context.Context, db *DB, now time.Time, fn func(
 	}
 	if err == nil {
 		grp.writes++
+		start := len(grp.batch.events)
 		grp.batch.events = append(grp.batch.events, q.events...)
+		if q.owner != nil {
+			grp.ranges = append(grp.ranges, eventRange{q.owner, start, len(grp.batch.events)})
+		}
 	}
 	grp.unprepared = append(grp.unprepared, q.unprepared...)
 	committing := g.finish(db, grp)
@@ -116,6 +135,9 @@ func (g *groupCommit) write(ctx context.Context, db *DB, now time.Time, fn func(
 	}
 	if grp.err != nil {
 		return grp.err
+	}
+	if q.owner != nil && q.owner.err != nil {
+		return q.owner.err
 	}
 	for _, f := range q.afterCommit {
 		f()
@@ -138,7 +160,9 @@ func (db *DB) begin() (*writeGroup, error) {
 		if err != nil {
 			return nil, fmt.Errorf("begin: %w", mapErr(err))
 		}
-		return &writeGroup{pg: w}, nil
+		grp := &writeGroup{pg: w}
+		w.lateFailure = grp.lateFailure
+		return grp, nil
 	}
 	tx, err := db.writer.BeginTx(ctx, nil)
 	if err != nil {
@@ -214,7 +238,8 @@ func (g *groupCommit) runPostgres(ctx context.Context, grp *writeGroup, q *Q, fn
 	w := grp.pg
 	first := grp.ran == 0
 	grp.ran++
-	w.failed = nil
+	o := &pgOwner{savepoint: !first}
+	w.current, w.failed, q.owner = o, nil, o
 	sent := w.savepoints
 	if !first {
 		if grp.savepoint {
@@ -229,11 +254,15 @@ func (g *groupCommit) runPostgres(ctx context.Context, grp *writeGroup, q *Q, fn
 		if err == nil {
 			err = w.failed
 		}
+		defer func() { w.current = nil }()
 		if err == nil {
-			if first || w.savepoints > sent {
-				grp.savepoint = !first
+			_, deferred := w.own()
+			switch {
+			case deferred || w.savepoints > sent:
+				grp.savepoint = !first // open, or opened with what it left to send
+			case !first:
+				w.dropOwn() // it ran nothing: the previous savepoint stays open
 			}
-			w.discard()
 			return
 		}
 		if w.broken != nil {
@@ -245,7 +274,7 @@ func (g *groupCommit) runPostgres(ctx context.Context, grp *writeGroup, q *Q, fn
 			return
 		}
 		opened := w.savepoints > sent
-		w.discard()
+		w.dropOwn()
 		if !opened {
 			return // nothing of this write reached the database
 		}
@@ -261,17 +290,49 @@ func (g *groupCommit) runPostgres(ctx context.Context, grp *writeGroup, q *Q, fn
 	if err := q.confirmCallerToken(ctx); err != nil {
 		return err, nil
 	}
-	if w.hasDeferred() {
+	// Reads it queued are sent now: it needs their rows. So are statements it deferred when
+	// no other write waits to send them (or it is the group's first, which has no savepoint
+	// to be undone by alone); otherwise they go with the next write's first statement, or
+	// with the commit, and should one fail then, lateFailure undoes this write alone.
+	if reads, deferred := w.own(); reads || deferred && (first || g.waiting.Load() == 0) {
 		return w.flush(context.WithoutCancel(ctx)), nil
 	}
 	return nil, nil
+}
+
+// lateFailure undoes a write that ended well but whose deferred statement failed when it was
+// sent with a later write's statement or the commit: nothing after it ran, so the most
+// recent savepoint is that write's own. Its changes are rolled back, its events taken out of
+// the group, and its caller gets err once the group commits.
+func (grp *writeGroup) lateFailure(o *pgOwner, err error) error {
+	if !o.savepoint {
+		return fmt.Errorf("store: the group's first write failed: %w", err)
+	}
+	if _, rerr := grp.pg.exec(context.Background(), `ROLLBACK TO SAVEPOINT group_write`, nil); rerr != nil {
+		return fmt.Errorf("end savepoint: %w", mapErr(rerr))
+	}
+	o.err = err
+	grp.writes--
+	for i, r := range grp.ranges {
+		if r.owner != o {
+			continue
+		}
+		grp.batch.events = slices.Delete(grp.batch.events, r.start, r.end)
+		for j := i + 1; j < len(grp.ranges); j++ {
+			grp.ranges[j].start -= r.end - r.start
+			grp.ranges[j].end -= r.end - r.start
+		}
+		grp.ranges = slices.Delete(grp.ranges, i, i+1)
+		break
+	}
+	return nil
 }
 
 // finish hands the writer on after a write: to a queued write, which joins the open group,
 // or, when none waits (or the group is full, old or broken), to nobody after committing the
 // group. It reports whether it committed.
 func (g *groupCommit) finish(db *DB, grp *writeGroup) bool {
-	if grp.broken == nil && g.waiting.Load() > 0 && grp.writes < maxGroupWrites && time.Since(grp.started) < maxGroupAge {
+	if grp.broken == nil && g.waiting.Load() > 0 && grp.writes < maxGroupWrites && time.Since(grp.started) < g.maxAge {
 		<-g.turn
 		return false
 	}
@@ -296,6 +357,14 @@ func (g *groupCommit) finish(db *DB, grp *writeGroup) bool {
 // commit writes the group's events and commits its transaction; with no write left in it,
 // it rolls back instead.
 func (grp *writeGroup) commit() error {
+	ctx := context.Background()
+	if grp.pg != nil && grp.broken == nil {
+		// What the last writes deferred: a failure undoes its write alone (lateFailure).
+		grp.pg.current = nil
+		if err := grp.pg.flush(ctx); err != nil {
+			grp.broken = err
+		}
+	}
 	if grp.broken != nil || grp.writes == 0 {
 		grp.rollback()
 		if grp.broken == errFirstWriteFailed {
@@ -303,7 +372,6 @@ func (grp *writeGroup) commit() error {
 		}
 		return grp.broken
 	}
-	ctx := context.Background()
 	if err := grp.batch.beforeCommit(ctx); err != nil {
 		grp.rollback()
 		return err

@@ -230,9 +230,10 @@ func TestGroupCommitAcrossProcessesDoesNotDeadlock(t *testing.T) {
 }
 
 // Statements a write defers (Q.ExecLater) run before its next statement, in the same round
-// trip on PostgreSQL, as does the savepoint of a write that joins a group; and a deferred
-// statement that fails fails its own write only, even when the write goes on as if nothing
-// happened, while the writes grouped with it commit.
+// trip on PostgreSQL, as do its savepoint and the reads it queued (Q.QueryLater); what it
+// deferred last goes with the next write's first statement. A deferred statement that fails
+// fails its own write only, even when the write goes on as if nothing happened, or has
+// ended: its rows and events are undone, while the writes grouped with it commit.
 func TestGroupCommitDefersStatementsToTheNextRoundTrip(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -252,73 +253,105 @@ func TestGroupCommitDefersStatementsToTheNextRoundTrip(t *testing.T) {
 		}
 		return n
 	}
+	emit := func(q *store.Q, name string) error { return q.Emit("test.event", "", "", name, nil) }
+	db.SetMaxGroupAge(time.Minute) // one group, however slow the machine
 
 	// The first write holds the writer until the others queue behind it: they join its group.
 	release := make(chan struct{})
 	started := make(chan struct{})
 	commits := db.GroupCommits()
-	errs := make([]chan error, 5)
-	errs[0] = make(chan error, 1)
-	go func() {
-		errs[0] <- db.Write(ctx, time.Now(), func(q *store.Q) error {
+	writes := []func(q *store.Q) error{
+		func(q *store.Q) error { // a
 			close(started)
 			<-release
 			_, err := q.Exec(ctx, insert, "a")
 			return err
-		})
-	}()
-	<-started
-	var trips uint64
-	writes := []func(q *store.Q) error{
-		// b: its savepoint rides with its first query, and its two deferred inserts with
-		// its second, which sees them.
-		func(q *store.Q) error {
+		},
+		func(q *store.Q) error { // b: its savepoint, a queued read and two deferred inserts
 			before := db.WriteRoundTrips()
-			if n := count(q, "a"); n != 1 {
-				t.Errorf("b sees %d rows of a, want 1", n)
-			}
-			if err := q.ExecLater(ctx, insert, "b1"); err != nil {
+			var early int
+			if err := q.QueryLater(ctx, `SELECT COUNT(*) FROM outbox_cursors WHERE consumer = ?`, []any{"a"}, func(rows *store.Rows) error {
+				for rows.Next() {
+					if err := rows.Scan(&early); err != nil {
+						return err
+					}
+				}
+				return rows.Err()
+			}); err != nil {
 				return err
 			}
-			if err := q.ExecLater(ctx, insert, "b2"); err != nil {
-				return err
+			if n := count(q, "a"); n != 1 || early != 1 {
+				t.Errorf("b sees %d rows of a, and %d by its queued read, want 1 and 1", n, early)
 			}
+			q.ExecLater(ctx, insert, "b1")
+			q.ExecLater(ctx, insert, "b2")
 			if n := count(q, "b%"); n != 2 {
 				t.Errorf("b sees %d of its deferred rows, want 2", n)
 			}
-			trips = db.WriteRoundTrips() - before
-			return nil
+			if trips := db.WriteRoundTrips() - before; db.Engine == store.Postgres && trips != 2 {
+				t.Errorf("b made %d round trips, want 2: its savepoint, queued read and deferred inserts ride with its queries", trips)
+			}
+			return emit(q, "b")
 		},
-		// c: a deferred insert that fails, whose error the write ignores.
-		func(q *store.Q) error {
+		func(q *store.Q) error { // c: a deferred insert that fails, whose error it ignores
 			q.ExecLater(ctx, insert, "a")
 			q.Exec(ctx, insert, "c")
-			return nil
+			return emit(q, "c")
 		},
-		// d: deferred to the end of the write.
-		func(q *store.Q) error { return q.ExecLater(ctx, insert, "d") },
-		// e: deferred to the end of the write, and failing there.
-		func(q *store.Q) error { return q.ExecLater(ctx, insert, "b1") },
+		func(q *store.Q) error { // d: left for the next write to send
+			q.ExecLater(ctx, insert, "d")
+			return emit(q, "d")
+		},
+		func(q *store.Q) error { // e: left for the next write, and failing there
+			q.ExecLater(ctx, insert, "e")
+			q.ExecLater(ctx, insert, "b1")
+			return emit(q, "e")
+		},
+		func(q *store.Q) error { // f: sends what d and e left
+			before := db.WriteRoundTrips()
+			if n := count(q, "d"); n != 1 {
+				t.Errorf("f sees %d rows of d, want 1", n)
+			}
+			if n := count(q, "e"); n != 0 {
+				t.Errorf("f sees %d rows of e, want 0: e failed", n)
+			}
+			if trips := db.WriteRoundTrips() - before; db.Engine == store.Postgres && trips != 4 {
+				t.Errorf("f made %d round trips, want 4 (a statement, e's undoing, the statement again, another)", trips)
+			}
+			return emit(q, "f")
+		},
+		func(q *store.Q) error { // g: the last, whose deferred insert goes with the commit and fails
+			q.ExecLater(ctx, insert, "g")
+			q.ExecLater(ctx, insert, "a")
+			return emit(q, "g")
+		},
 	}
+	errs := make([]chan error, len(writes))
 	for i, fn := range writes {
-		errs[i+1] = make(chan error, 1)
-		go func() { errs[i+1] <- db.Write(ctx, time.Now(), fn) }()
-		for db.WritesWaiting() != int32(i+1) {
+		errs[i] = make(chan error, 1)
+		go func() { errs[i] <- db.Write(ctx, time.Now(), fn) }()
+		if i == 0 {
+			<-started
+			continue
+		}
+		for db.WritesWaiting() != int32(i) {
 			time.Sleep(time.Millisecond)
 		}
 	}
 	close(release)
-	for i, want := range []bool{true, true, false, true, false} {
+	ok := map[rune]bool{'a': true, 'b': true, 'd': true, 'f': true}
+	for i := range writes {
+		name := 'a' + rune(i)
 		err := <-errs[i]
-		if (err == nil) != want {
-			t.Errorf("write %c: %v, want success %v", 'a'+i, err, want)
+		if (err == nil) != ok[name] {
+			t.Errorf("write %c: %v, want success %v", name, err, ok[name])
 		}
 		if err != nil && errors.Is(err, store.ErrUniqueViolation) {
-			t.Errorf("write %c: %v: a deferred statement's failure is not its caller's own", 'a'+i, err)
+			t.Errorf("write %c: %v: a deferred statement's failure is not its caller's own", name, err)
 		}
 	}
 	if c := db.GroupCommits() - commits; c != 1 {
-		t.Errorf("%d commits, want the 3 successful writes in one", c)
+		t.Errorf("%d commits, want the successful writes in one", c)
 	}
 	got := map[string]bool{}
 	rows, err := db.Read().Query(ctx, `SELECT consumer FROM outbox_cursors`)
@@ -334,9 +367,22 @@ func TestGroupCommitDefersStatementsToTheNextRoundTrip(t *testing.T) {
 	}
 	rows.Close()
 	if want := map[string]bool{"a": true, "b1": true, "b2": true, "d": true}; fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("committed %v, want %v", got, want)
+		t.Errorf("committed rows %v, want %v", got, want)
 	}
-	if db.Engine == store.Postgres && trips != 2 {
-		t.Errorf("write b made %d round trips, want 2 (its savepoint and deferred inserts ride with its queries)", trips)
+	var events []string
+	rows, err = db.Read().Query(ctx, `SELECT subject FROM outbox_events ORDER BY seq`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var subject string
+		if err := rows.Scan(&subject); err != nil {
+			t.Fatal(err)
+		}
+		events = append(events, subject)
+	}
+	rows.Close()
+	if fmt.Sprint(events) != "[b d f]" {
+		t.Errorf("events %v, want those of b, d and f, in order", events)
 	}
 }

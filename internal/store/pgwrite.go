@@ -27,31 +27,47 @@ type pgWrite struct {
 	pc   *pgx.Conn
 	// trips counts exchanges with the server (DB.writeRoundTrips).
 	trips *atomic.Uint64
-	// pending are statements sent with the next one: savepoint commands (pendingSavepoint),
-	// then the current write's deferred statements.
+	// pending are statements sent with the next one, in the order they were queued: savepoint
+	// commands, reads whose rows a write takes when they come (Q.QueryLater), and deferred
+	// statements, some of them left by writes that have ended (see lateFailure).
 	pending []pendingStmt
+	// current is the write running now (nil between writes and at the commit).
+	current *pgOwner
 	// savepoints counts the savepoints opened; a write compares it to tell whether its own
 	// was sent (groupcommit.go).
 	savepoints int
 	// broken is set when a savepoint command failed: the transaction cannot go on.
 	broken error
-	// failed is the failure of a statement the current write deferred, which fails that write
-	// even if the statement it rode with was one whose error the write expected and handled.
+	// failed is the failure of a statement the current write deferred or queued, which fails
+	// that write even if the statement it rode with was one whose error the write handled.
 	failed error
+	// lateFailure undoes a write that has ended whose deferred statement failed: it rolls the
+	// transaction back to that write's savepoint and takes the write out of the group
+	// (groupcommit.go). An error means the transaction cannot go on.
+	lateFailure func(o *pgOwner, err error) error
+}
+
+// pgOwner is a write of the group, as the statements it queued know it.
+type pgOwner struct {
+	savepoint bool  // it runs in a savepoint of its own (every write but the group's first)
+	err       error // set when a statement it deferred failed after it ended
 }
 
 type pendingStmt struct {
 	query string
 	args  []any
 	kind  pendingKind
+	owner *pgOwner
+	read  func(*Rows) error // pendingRead: takes the rows
 }
 
 type pendingKind int
 
 const (
 	pendingRelease   pendingKind = iota // RELEASE of the previous write's savepoint
-	pendingSavepoint                    // the current write's SAVEPOINT
-	pendingDeferred                     // a statement the current write deferred
+	pendingSavepoint                    // the write's SAVEPOINT
+	pendingRead                         // a query the write reads the rows of when they come
+	pendingDeferred                     // a statement the write deferred
 )
 
 // deferredError is a deferred statement's failure, as seen by the statement it rode with.
@@ -100,26 +116,39 @@ func (w *pgWrite) end(ended bool) error {
 	return w.conn.Close()
 }
 
-// queue adds a statement to be sent with the next one.
+// queue adds a statement of the current write to be sent with the next one.
 func (w *pgWrite) queue(kind pendingKind, query string, args ...any) {
-	w.pending = append(w.pending, pendingStmt{query: query, args: args, kind: kind})
+	w.pending = append(w.pending, pendingStmt{query: query, args: args, kind: kind, owner: w.current})
 }
 
-// discard forgets what is pending at a write's end: savepoint commands not sent (a write
-// that ran no statement has nothing to undo, and the previous savepoint stays open), and the
-// deferred statements of a write that failed.
-func (w *pgWrite) discard() {
-	w.pending = w.pending[:0]
+// queueRead adds a query of the current write whose rows read takes when they come.
+func (w *pgWrite) queueRead(query string, args []any, read func(*Rows) error) {
+	w.pending = append(w.pending, pendingStmt{query: query, args: args, kind: pendingRead, owner: w.current, read: read})
 }
 
-// hasDeferred reports whether statements the current write deferred are still to be sent.
-func (w *pgWrite) hasDeferred() bool {
+// own reports whether the current write has reads and deferred statements pending.
+func (w *pgWrite) own() (reads, deferred bool) {
 	for _, p := range w.pending {
-		if p.kind == pendingDeferred {
-			return true
+		if p.owner == w.current {
+			reads = reads || p.kind == pendingRead
+			deferred = deferred || p.kind == pendingDeferred
 		}
 	}
-	return false
+	return reads, deferred
+}
+
+// dropOwn forgets what the current write has pending: its savepoint commands when it ran
+// no statement (it has nothing to undo, and the previous savepoint stays open), or all of
+// it when it failed. What writes that ended left pending stays.
+func (w *pgWrite) dropOwn() {
+	kept := w.pending[:0]
+	for _, p := range w.pending {
+		if p.owner != w.current {
+			kept = append(kept, p)
+		}
+	}
+	clear(w.pending[len(kept):])
+	w.pending = kept
 }
 
 // simple reports whether args ask for the simple protocol (Q.lastExec), which a batch
@@ -135,34 +164,85 @@ func simple(args []any) bool {
 // send runs the pending statements followed by query (none when query is empty) in one
 // round trip, and returns the batch positioned at query's result. On error the batch is
 // already closed.
+//
+// When a statement deferred by a write that has ended fails, the server skips the rest of
+// the round trip: lateFailure undoes that write, and what the others queued is sent again.
 func (w *pgWrite) send(ctx context.Context, query string, args []any) (pgx.BatchResults, error) {
-	b := &pgx.Batch{QueuedQueries: make([]*pgx.QueuedQuery, 0, len(w.pending)+1)}
-	for _, p := range w.pending {
-		b.Queue(p.query, p.args...)
-	}
-	if query != "" {
-		b.Queue(query, args...)
-	}
-	pending := w.pending
-	w.pending = w.pending[:0]
-	w.trips.Add(1)
-	br := w.pc.SendBatch(ctx, b)
-	for _, p := range pending {
-		_, err := br.Exec()
-		if err != nil {
+	for {
+		pending := w.pending
+		w.pending = nil
+		if len(pending) == 0 && query == "" {
+			return w.pc.SendBatch(ctx, &pgx.Batch{}), nil // nothing to send: no round trip
+		}
+		b := &pgx.Batch{QueuedQueries: make([]*pgx.QueuedQuery, 0, len(pending)+1)}
+		for _, p := range pending {
+			b.Queue(p.query, p.args...)
+		}
+		if query != "" {
+			b.Queue(query, args...)
+		}
+		w.trips.Add(1)
+		br := w.pc.SendBatch(ctx, b)
+		late := -1
+		for i, p := range pending {
+			err := w.result(br, p)
+			if err == nil {
+				continue
+			}
 			br.Close()
-			if p.kind == pendingDeferred {
+			switch {
+			case p.kind == pendingRelease || p.kind == pendingSavepoint:
+				w.broken = fmt.Errorf("savepoint: %w", mapErr(err))
+				return nil, w.broken
+			case p.owner == w.current && w.current != nil:
 				w.failed = &deferredError{mapErr(err)}
 				return nil, w.failed
 			}
-			w.broken = fmt.Errorf("savepoint: %w", mapErr(err))
-			return nil, w.broken
+			if lerr := w.lateFailure(p.owner, &deferredError{mapErr(err)}); lerr != nil {
+				w.broken = lerr
+				return nil, lerr
+			}
+			late = i
+			break
 		}
-		if p.kind == pendingSavepoint {
-			w.savepoints++
+		if late < 0 {
+			return br, nil
+		}
+		// Nothing after the failed statement ran: send it again, without that write's.
+		failed := pending[late].owner
+		for _, p := range pending[late+1:] {
+			if p.owner != failed {
+				w.pending = append(w.pending, p)
+			}
 		}
 	}
-	return br, nil
+}
+
+// result takes one pending statement's result from br.
+func (w *pgWrite) result(br pgx.BatchResults, p pendingStmt) error {
+	if p.kind != pendingRead {
+		_, err := br.Exec()
+		if err == nil && p.kind == pendingSavepoint {
+			w.savepoints++
+		}
+		return err
+	}
+	rows, err := br.Query()
+	if err != nil {
+		return err
+	}
+	r := &Rows{pg: rows}
+	err = p.read(r)
+	if cerr := r.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil && rows.Err() == nil {
+		// The statement ran; its reader failed (a value it could not take): the write's
+		// failure, not the transaction's.
+		w.failed = err
+		return nil
+	}
+	return err
 }
 
 // flush sends the pending statements on their own.

@@ -15,6 +15,11 @@ func scanRows[T any](ctx context.Context, q *Q, scan func(func(...any) error) (T
 		return nil, err
 	}
 	defer rows.Close()
+	return scanAll(rows, scan)
+}
+
+// scanAll scans every row of rows (which the caller closes).
+func scanAll[T any](rows *Rows, scan func(func(...any) error) (T, error)) ([]T, error) {
 	var out []T
 	for rows.Next() {
 		v, err := scan(rows.Scan)
@@ -179,14 +184,31 @@ func (t siteTx) DeleteSiteSpace(ctx context.Context, id string) error {
 // PublishedSiteSpaces implements site.Tx. It reads site_spaces by space (index
 // site_spaces_space), so its cost follows the number of places the spaces are published.
 func (t siteTx) PublishedSiteSpaces(ctx context.Context, spaceIDs []string) ([]site.PublishedSiteSpace, error) {
+	query, args := t.publishedSiteSpaces(spaceIDs)
+	return scanRows(ctx, t.q, scanPublishedSiteSpace, query, args...)
+}
+
+// PublishedSiteSpacesLater implements site.Tx, with Q.QueryLater.
+func (t siteTx) PublishedSiteSpacesLater(ctx context.Context, spaceIDs []string, done func([]site.PublishedSiteSpace)) error {
+	query, args := t.publishedSiteSpaces(spaceIDs)
+	return t.q.QueryLater(ctx, query, args, func(rows *Rows) error {
+		out, err := scanAll(rows, scanPublishedSiteSpace)
+		if err == nil {
+			done(out)
+		}
+		return err
+	})
+}
+
+func (t siteTx) publishedSiteSpaces(spaceIDs []string) (string, []any) {
 	in, ids := oneOf(t.q, "ss.space_id", spaceIDs)
-	return scanRows(ctx, t.q, scanPublishedSiteSpace, `SELECT ss.space_id, ss.path, ss.is_default,
+	return `SELECT ss.space_id, ss.path, ss.is_default,
 		sec.id, sec.path, sec.is_default, st.id, st.organization_id, st.visibility, st.basename, st.hostname,
 		st.created_at
 		FROM site_spaces ss JOIN sites st ON st.id = ss.site_id
 		JOIN spaces s ON s.id = ss.space_id AND s.organization_id = st.organization_id
 		LEFT JOIN site_sections sec ON sec.id = ss.section_id
-		WHERE `+in+` AND st.published = ? AND s.deleted_at IS NULL`, ids, true)
+		WHERE ` + in + ` AND st.published = ? AND s.deleted_at IS NULL`, []any{ids, true}
 }
 
 // SitesOfSpaces implements site.Tx, by space (index site_spaces_space).

@@ -232,15 +232,14 @@ var errFirstWriteFailed = errors.New("store: the group's first write failed")
 // file and pgwrite.go). The group's first write runs in no savepoint. Any other write's
 // savepoint is opened, releasing the previous write's, in the round trip of the write's
 // first statement (a write that runs none needs none); it is rolled back to only when the
-// write fails after its savepoint was sent. Statements the write deferred are sent before it
-// ends, so that their failure is its own.
+// write fails after its savepoint was sent. Reads it queued, and statements it deferred, are
+// sent before it ends, unless another write waits to carry the latter (see the end).
 func (g *groupCommit) runPostgres(ctx context.Context, grp *writeGroup, q *Q, fn func(q *Q) error) (err error, panicked any) {
 	w := grp.pg
 	first := grp.ran == 0
 	grp.ran++
 	o := &pgOwner{savepoint: !first}
 	w.current, w.failed, q.owner = o, nil, o
-	sent := w.savepoints
 	if !first {
 		if grp.savepoint {
 			w.queue(pendingRelease, `RELEASE SAVEPOINT group_write`)
@@ -258,7 +257,7 @@ func (g *groupCommit) runPostgres(ctx context.Context, grp *writeGroup, q *Q, fn
 		if err == nil {
 			_, deferred := w.own()
 			switch {
-			case deferred || w.savepoints > sent:
+			case deferred || o.opened:
 				grp.savepoint = !first // open, or opened with what it left to send
 			case !first:
 				w.dropOwn() // it ran nothing: the previous savepoint stays open
@@ -273,9 +272,8 @@ func (g *groupCommit) runPostgres(ctx context.Context, grp *writeGroup, q *Q, fn
 			grp.broken = errFirstWriteFailed
 			return
 		}
-		opened := w.savepoints > sent
 		w.dropOwn()
-		if !opened {
+		if !o.opened {
 			return // nothing of this write reached the database
 		}
 		grp.savepoint = true

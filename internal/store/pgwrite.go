@@ -33,9 +33,6 @@ type pgWrite struct {
 	pending []pendingStmt
 	// current is the write running now (nil between writes and at the commit).
 	current *pgOwner
-	// savepoints counts the savepoints opened; a write compares it to tell whether its own
-	// was sent (groupcommit.go).
-	savepoints int
 	// broken is set when a savepoint command failed: the transaction cannot go on.
 	broken error
 	// failed is the failure of a statement the current write deferred or queued, which fails
@@ -50,6 +47,7 @@ type pgWrite struct {
 // pgOwner is a write of the group, as the statements it queued know it.
 type pgOwner struct {
 	savepoint bool  // it runs in a savepoint of its own (every write but the group's first)
+	opened    bool  // its SAVEPOINT has run
 	err       error // set when a statement it deferred failed after it ended
 }
 
@@ -223,7 +221,7 @@ func (w *pgWrite) result(br pgx.BatchResults, p pendingStmt) error {
 	if p.kind != pendingRead {
 		_, err := br.Exec()
 		if err == nil && p.kind == pendingSavepoint {
-			w.savepoints++
+			p.owner.opened = true
 		}
 		return err
 	}

@@ -22,14 +22,7 @@ func TestGroupCommitKeepsEachWriteAlone(t *testing.T) {
 	const eventText = `it's a \\ "quoted" $1 ? ; COMMIT; -- ünïcode 🙂`
 	t.Parallel()
 	ctx := context.Background()
-	db, err := store.Open(ctx, apitest.DatabaseURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	db := migratedDB(t)
 	const writers, writes = 16, 12
 	errFailed := errors.New("this write fails")
 	var wg sync.WaitGroup
@@ -237,14 +230,7 @@ func TestGroupCommitAcrossProcessesDoesNotDeadlock(t *testing.T) {
 func TestGroupCommitDefersStatementsToTheNextRoundTrip(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := store.Open(ctx, apitest.DatabaseURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	db := migratedDB(t)
 	insert := `INSERT INTO outbox_cursors (consumer) VALUES (?)`
 	count := func(q *store.Q, like string) int {
 		var n int
@@ -385,4 +371,19 @@ func TestGroupCommitDefersStatementsToTheNextRoundTrip(t *testing.T) {
 	if fmt.Sprint(events) != "[b d f]" {
 		t.Errorf("events %v, want those of b, d and f, in order", events)
 	}
+}
+
+// migratedDB opens the test's database, migrated, closed when the test ends.
+func migratedDB(t *testing.T) *store.DB {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, apitest.DatabaseURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return db
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"docsd/internal/apitest"
 	"docsd/internal/store"
 )
 
@@ -21,14 +20,7 @@ import (
 func TestOutboxEventsAppearInNumberOrder(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := store.Open(ctx, apitest.DatabaseURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	db := migratedDB(t)
 	const writers, writes = 8, 25
 	var done, stop atomic.Bool
 	var wg sync.WaitGroup

@@ -145,10 +145,11 @@ func (g *groupCommit) write(ctx context.Context, db *DB, now time.Time, fn func(
 	return nil
 }
 
-// begin opens a group's transaction. On PostgreSQL it is begun with a statement on a
-// connection of its own rather than through database/sql's transactions, so that its first
-// round trip also takes the outbox's numbering row (which the group's events would take at
-// its end anyway) and its last one also commits (finishPostgres). Taking the row first makes
+// begin opens a group's transaction. On PostgreSQL it is begun with statements on a
+// connection of its own rather than through database/sql's transactions, sent with the
+// group's first statement (pgwrite.go), so that its first round trip also takes the outbox's
+// numbering row (which the group's events would take at its end anyway) and its last one
+// also commits (finishPostgres). Taking the row first makes
 // the groups of the processes sharing the database run one at a time, as the writes of one
 // process do. Without that, two groups of unrelated writes, each holding the rows its writes
 // changed, could wait for each other's rows: the server would end the deadlock by failing

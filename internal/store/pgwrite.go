@@ -62,7 +62,8 @@ type pendingStmt struct {
 type pendingKind int
 
 const (
-	pendingRelease   pendingKind = iota // RELEASE of the previous write's savepoint
+	pendingBegin     pendingKind = iota // the group's BEGIN, and its taking the numbering row
+	pendingRelease                      // RELEASE of the previous write's savepoint
 	pendingSavepoint                    // the write's SAVEPOINT
 	pendingRead                         // a query the write reads the rows of when they come
 	pendingDeferred                     // a statement the write deferred
@@ -93,11 +94,10 @@ func beginPostgres(ctx context.Context, pool *sql.DB, trips *atomic.Uint64) (*pg
 		conn.Close()
 		return nil, err
 	}
-	w.trips.Add(1)
-	if _, err := w.pc.Exec(ctx, `BEGIN; SELECT seq FROM outbox_state WHERE id = 1 FOR UPDATE`); err != nil {
-		w.end(false)
-		return nil, err
-	}
+	// The transaction begins with the group's first statement, in its round trip, and takes
+	// the outbox's numbering row before anything else (DB.begin).
+	w.queue(pendingBegin, `BEGIN`)
+	w.queue(pendingBegin, `SELECT seq FROM outbox_state WHERE id = 1 FOR UPDATE`)
 	return w, nil
 }
 
@@ -189,6 +189,9 @@ func (w *pgWrite) send(ctx context.Context, query string, args []any) (pgx.Batch
 			}
 			br.Close()
 			switch {
+			case p.kind == pendingBegin:
+				w.broken = fmt.Errorf("begin: %w", mapErr(err))
+				return nil, w.broken
 			case p.kind == pendingRelease || p.kind == pendingSavepoint:
 				w.broken = fmt.Errorf("savepoint: %w", mapErr(err))
 				return nil, w.broken

@@ -48,8 +48,8 @@ func (s *Server) requestGeneration(r *http.Request, arrived time.Time) (generati
 	if r.Method != http.MethodGet || s.Generation == nil {
 		return generation{}, nil
 	}
-	// Batching checks only pays when other requests are in flight to share them.
-	n, err := s.Generation(r.Context(), arrived, s.active.Load() > 1)
+	// Only the requests in flight can share a check: it waits for no more of them.
+	n, err := s.Generation(r.Context(), arrived, s.active.Load())
 	if err != nil {
 		return generation{}, r.Context().Err() // nil unless the request went away
 	}
@@ -113,4 +113,4 @@ func (c *capturingWriter) Write(b []byte) (int, error) {
 func (c *capturingWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
 // generationFunc is store.DB.Generation's signature.
-type generationFunc func(ctx context.Context, since time.Time, batch bool) (uint64, error)
+type generationFunc func(ctx context.Context, since time.Time, inFlight int64) (uint64, error)

@@ -68,8 +68,8 @@ type cacheEntry[V any] struct {
 }
 
 type cacheSet struct {
-	// active counts requests in flight: batching generation checks pays only when others
-	// share them.
+	// active counts requests in flight: only they can share a generation check, so a check
+	// waits for no more of them (see store.DB.Generation).
 	active       atomic.Int64
 	hits, misses atomic.Int64
 
@@ -103,7 +103,7 @@ func (h *Handler) view(r *http.Request, arrived time.Time) view {
 	if h.Generation == nil || h.Events == nil {
 		return v
 	}
-	gen, err := h.Generation(r.Context(), arrived, h.caches.active.Load() > 1)
+	gen, err := h.Generation(r.Context(), arrived, h.caches.active.Load())
 	if err != nil {
 		return v // the request went away, or the check failed: compute everything
 	}

@@ -51,7 +51,7 @@ type Handler struct {
 	// Generation is the database's generation (store.DB.Generation) and Events the outbox
 	// (store.Outbox): sites and rendered pages are kept until an event says they changed,
 	// read when the generation moved (see cache.go). Either nil renders every page afresh.
-	Generation func(ctx context.Context, since time.Time, batch bool) (uint64, error)
+	Generation func(ctx context.Context, since time.Time, inFlight int64) (uint64, error)
 	// Clock tells when a page holding integration blocks stops being fresh (their answers'
 	// expiry is on the same clock); nil is the real clock.
 	Clock  clock.Clock

@@ -108,7 +108,7 @@ func OpenWith(ctx context.Context, dsn string, opts Options) (*DB, error) {
 		pool.SetMaxIdleConns(32)
 		pool.SetConnMaxIdleTime(5 * time.Minute)
 		db.Engine, db.writer, db.reader = Postgres, pool, pool
-		db.gens = &generations{pool: pool, postgres: true}
+		db.gens = &generations{pool: pool, postgres: true, interval: minCheckInterval}
 		db.dsn = dsn
 	} else {
 		path := strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite://"), "file:")
@@ -153,7 +153,7 @@ func OpenWith(ctx context.Context, dsn string, opts Options) (*DB, error) {
 		gp.SetMaxOpenConns(1)
 		gp.SetMaxIdleConns(1)
 		gp.SetConnMaxLifetime(0)
-		db.gens = &generations{pool: gp, shmPath: walIndexPath(path)}
+		db.gens = &generations{pool: gp, shmPath: walIndexPath(path), interval: minCheckInterval}
 		db.Engine, db.writer, db.reader = SQLite, w, r
 	}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)

@@ -45,3 +45,7 @@ func (db *DB) GenerationBackend() uint32 {
 // SetMaxGroupAge sets how long a group of writes stays open to writes that queue, for a test
 // that needs its writes in one group on a slow machine. Call it before the first write.
 func (db *DB) SetMaxGroupAge(d time.Duration) { db.group.maxAge = d }
+
+// SetCheckInterval sets how long a batched generation check waits after the last one, for a
+// test that tells a check started early from one that waited. Call it before the first check.
+func (db *DB) SetCheckInterval(d time.Duration) { db.gens.interval = d }

@@ -28,6 +28,7 @@ import (
 type generations struct {
 	pool     *sql.DB // SQLite: one connection, used for nothing else; PostgreSQL: the read pool
 	postgres bool
+	interval time.Duration // minCheckInterval, but for tests
 
 	mu        sync.Mutex
 	conn      *sql.Conn   // the connection checks use, and nothing else (SQLite and PostgreSQL)
@@ -35,8 +36,9 @@ type generations struct {
 	epoch     uint64      // bumped when the connection is replaced: its data_version restarts
 	lastStart time.Time   // when the last successful check started
 	lastGen   uint64
-	inflight  *genCheck
-	waits     uint64 // checks that waited to batch calls, for tests
+	inflight  *genCheck // the check running, if any
+	pending   *genCheck // the next check, which requests join until it starts
+	waits     uint64    // checks that waited to batch calls, for tests
 
 	// SQLite only: the wal-index mapping and what it showed before the last pragma, all
 	// under mu (check, which alone changes them, reads them without it).
@@ -61,6 +63,11 @@ type genCheck struct {
 	done  chan struct{}
 	gen   uint64
 	err   error
+
+	// While the check is pending (g.pending): how many requests wait on it, the one that will
+	// run it included, and a channel closed when they are all the requests in flight.
+	waiters int64
+	full    chan struct{}
 }
 
 // minCheckInterval spaces generation checks that ask the database under concurrent load (on
@@ -72,6 +79,8 @@ type genCheck struct {
 // caller asks for no batching. At 250 µs checks took 12% of a cached read's CPU under load,
 // at 1 ms 5-7% (docsd-bench's request overhead, a pragma costing 40-70 µs of CPU on the
 // loaded 2-core machine); 2 ms halves that, for at most 2 ms more of waiting under load.
+// A check starts before the interval is over once every request in flight waits on it (see
+// Generation): waiting longer would batch no one else.
 const minCheckInterval = 2 * time.Millisecond
 
 // ErrNoGeneration is returned by Generation on engines that cannot provide one.
@@ -84,59 +93,99 @@ const generationShards = 16
 // that committed before `since`. A caller that noted `since` when its request arrived can
 // therefore reuse an answer labelled with the same generation and never serve data older than
 // its own arrival: one check, started after the arrival, serves every request waiting for it.
-// With batch, a check due less than minCheckInterval after the last one waits for the rest
-// of the interval, so that requests arriving meanwhile share it.
-func (db *DB) Generation(ctx context.Context, since time.Time, batch bool) (uint64, error) {
+//
+// inFlight is how many requests the caller has in flight, its own included. With more than
+// one, a check due less than minCheckInterval after the last one waits for the rest of the
+// interval, so that requests arriving meanwhile share it, but no longer than until inFlight
+// requests wait on it: under a closed loop of clients that is all of them, and while the check
+// waits for the interval it only adds to their latency (on PostgreSQL the wait, not the CPU,
+// bounded a cached read's requests per second).
+func (db *DB) Generation(ctx context.Context, since time.Time, inFlight int64) (uint64, error) {
 	g := db.gens
 	if g == nil {
 		return 0, ErrNoGeneration
 	}
-	for {
-		g.mu.Lock()
-		if !g.lastStart.IsZero() && !g.lastStart.Before(since) {
-			gen := g.lastGen
-			g.mu.Unlock()
-			return gen, nil
-		}
-		if gen, ok := g.fastCheck(); ok {
-			g.mu.Unlock()
-			return gen, nil
-		}
-		if c := g.inflight; c != nil {
-			g.mu.Unlock()
-			// A plain receive: waiting on the request's context too cost a select and the
-			// lazy creation of that context's done channel in every waiting request, a third
-			// of the check's share of a cached read on PostgreSQL. The check is bounded by
-			// checkTimeout, so a request that went away waits no longer than that.
-			<-c.done
-			if !c.start.Before(since) {
-				return c.gen, c.err
-			}
-			continue // that check began before this request arrived: it may miss a write
-		}
-		c := &genCheck{done: make(chan struct{})}
-		g.inflight = c
-		wait := time.Until(g.lastStart.Add(minCheckInterval))
-		if batch = batch && wait > 0; batch {
-			g.waits++
+	g.mu.Lock()
+	if !g.lastStart.IsZero() && !g.lastStart.Before(since) {
+		gen := g.lastGen
+		g.mu.Unlock()
+		return gen, nil
+	}
+	if gen, ok := g.fastCheck(); ok {
+		g.mu.Unlock()
+		return gen, nil
+	}
+	if c := g.pending; c != nil {
+		// A pending check starts after now, so after this request arrived.
+		c.waiters++
+		if c.waiters >= inFlight && c.full != nil {
+			close(c.full)
+			c.full = nil
 		}
 		g.mu.Unlock()
-		// Under load, wait until a check interval has passed since the last one: every request
-		// arriving meanwhile joins this check instead of paying for one of its own.
-		if batch {
-			time.Sleep(wait)
-		}
-		c.start = time.Now()
-		c.gen, c.err = g.checkDetached(ctx, c.start)
-		g.mu.Lock()
-		g.inflight = nil
-		if c.err == nil && c.start.After(g.lastStart) {
-			g.lastStart, g.lastGen = c.start, c.gen
-		}
-		g.mu.Unlock()
-		close(c.done)
+		// A plain receive: waiting on the request's context too cost a select and the
+		// lazy creation of that context's done channel in every waiting request, a third
+		// of the check's share of a cached read on PostgreSQL. The check is bounded by
+		// checkTimeout, so a request that went away waits no longer than that.
+		<-c.done
 		return c.gen, c.err
 	}
+	if c := g.inflight; c != nil && !c.start.Before(since) {
+		g.mu.Unlock()
+		<-c.done
+		return c.gen, c.err
+	}
+	return g.lead(ctx, inFlight)
+}
+
+// lead makes the calling request run the next check, which requests arriving until it starts
+// join; g.mu is held, and released. The check waits for the one running (they share the
+// connection) and, when batching, for the rest of the interval or until every request in
+// flight has joined.
+func (g *generations) lead(ctx context.Context, inFlight int64) (uint64, error) {
+	c := &genCheck{done: make(chan struct{}), waiters: 1}
+	if inFlight > 1 {
+		c.full = make(chan struct{})
+	}
+	running := g.inflight
+	g.pending = c
+	g.mu.Unlock()
+	if running != nil {
+		<-running.done
+	}
+	// Under load, wait until a check interval has passed since the last one: every request
+	// arriving meanwhile joins this check instead of paying for one of its own.
+	g.mu.Lock()
+	wait := time.Until(g.lastStart.Add(g.interval))
+	full := c.full // nil once every request in flight joined
+	if full != nil && wait > 0 {
+		g.waits++
+	} else {
+		full = nil
+	}
+	g.mu.Unlock()
+	if full != nil {
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-full:
+			t.Stop()
+		}
+	}
+	g.mu.Lock()
+	g.pending, g.inflight = nil, c
+	c.full = nil
+	c.start = time.Now()
+	g.mu.Unlock()
+	c.gen, c.err = g.checkDetached(ctx, c.start)
+	g.mu.Lock()
+	g.inflight = nil
+	if c.err == nil && c.start.After(g.lastStart) {
+		g.lastStart, g.lastGen = c.start, c.gen
+	}
+	g.mu.Unlock()
+	close(c.done)
+	return c.gen, c.err
 }
 
 // fastCheck answers without asking SQLite when it can; g.mu is held. A commit rewrites the

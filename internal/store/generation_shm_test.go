@@ -156,7 +156,7 @@ func newGenFixture(t *testing.T) *genFixture {
 
 func (f *genFixture) check() uint64 {
 	f.t.Helper()
-	g, err := f.db.Generation(f.ctx, time.Now(), false)
+	g, err := f.db.Generation(f.ctx, time.Now(), 1)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestGenerationClosingOneHandleKeepsTheOthersLocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 { // the first check maps the wal-index
-		if _, err := second.Generation(f.ctx, time.Now(), false); err != nil {
+		if _, err := second.Generation(f.ctx, time.Now(), 1); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -42,20 +42,20 @@ func TestGenerationSeesEveryCommitBeforeTheRequest(t *testing.T) {
 	}
 	defer other.Close()
 	write := func(d *store.DB, v string) { t.Helper(); writeSetting(t, d, v) }
-	g0, err := db.Generation(ctx, time.Now(), true)
+	g0, err := db.Generation(ctx, time.Now(), 8)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g, _ := db.Generation(ctx, time.Now(), true); g != g0 {
+	if g, _ := db.Generation(ctx, time.Now(), 8); g != g0 {
 		t.Fatalf("generation moved without a write: %d then %d", g0, g)
 	}
 	write(db, "local")
-	g1, _ := db.Generation(ctx, time.Now(), true)
+	g1, _ := db.Generation(ctx, time.Now(), 8)
 	if g1 == g0 {
 		t.Fatal("a local commit did not change the generation")
 	}
 	write(other, "remote")
-	g2, _ := db.Generation(ctx, time.Now(), true)
+	g2, _ := db.Generation(ctx, time.Now(), 8)
 	if g2 == g1 {
 		t.Fatal("another process's commit did not change the generation")
 	}
@@ -68,13 +68,13 @@ func TestGenerationSeesEveryCommitBeforeTheRequest(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for j := 0; j < 50; j++ {
-				before, err := db.Generation(ctx, time.Now(), true)
+				before, err := db.Generation(ctx, time.Now(), 8)
 				if err != nil {
 					errs <- err
 					return
 				}
 				write(other, time.Now().String()) // a commit that changes nothing is not a change
-				after, err := db.Generation(ctx, time.Now(), true)
+				after, err := db.Generation(ctx, time.Now(), 8)
 				if err != nil {
 					errs <- err
 					return
@@ -103,7 +103,7 @@ func TestGenerationChecksWaitOnlyToBatch(t *testing.T) {
 	}
 	defer db.Close()
 	for range 200 {
-		if _, err := db.Generation(ctx, time.Now(), false); err != nil {
+		if _, err := db.Generation(ctx, time.Now(), 1); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -123,11 +123,11 @@ func TestGenerationCheckOutlivesTheRequestThatStartedIt(t *testing.T) {
 	defer db.Close()
 	gone, cancel := context.WithCancel(context.Background())
 	cancel()
-	g, err := db.Generation(gone, time.Now(), false)
+	g, err := db.Generation(gone, time.Now(), 1)
 	if err != nil {
 		t.Fatalf("a check started by a cancelled request failed: %v", err)
 	}
-	again, err := db.Generation(context.Background(), time.Now(), false)
+	again, err := db.Generation(context.Background(), time.Now(), 1)
 	if err != nil || again != g {
 		t.Fatalf("the next check: %d, %v; want %d with no commit between", again, err, g)
 	}
@@ -157,15 +157,15 @@ func TestGenerationOnPostgres(t *testing.T) {
 	}
 	defer other.Close()
 	write := func(v string) { t.Helper(); writeSetting(t, other, v) }
-	g0, err := db.Generation(ctx, time.Now(), false)
+	g0, err := db.Generation(ctx, time.Now(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g, err := db.Generation(ctx, time.Now(), false); err != nil || g != g0 {
+	if g, err := db.Generation(ctx, time.Now(), 1); err != nil || g != g0 {
 		t.Fatalf("generation %d (%v) after %d with no write", g, err, g0)
 	}
 	write("one")
-	g1, err := db.Generation(ctx, time.Now(), false)
+	g1, err := db.Generation(ctx, time.Now(), 1)
 	if err != nil || g1 == g0 {
 		t.Fatalf("generation %d (%v) after another handle's commit, before it %d", g1, err, g0)
 	}
@@ -181,7 +181,7 @@ func TestGenerationOnPostgres(t *testing.T) {
 	write("two")
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		g2, err := db.Generation(ctx, time.Now(), false)
+		g2, err := db.Generation(ctx, time.Now(), 1)
 		if err == nil {
 			if g2 == g1 {
 				t.Fatalf("generation %d unchanged after a commit, on a new connection", g2)
@@ -194,5 +194,72 @@ func TestGenerationOnPostgres(t *testing.T) {
 	}
 	if p := db.GenerationBackend(); p == 0 || p == pid {
 		t.Fatalf("checks' backend %d after %d was terminated, want another", p, pid)
+	}
+}
+
+// A batched check waits for the rest of the interval after the last one, so that requests
+// arriving meanwhile share it, but no longer than until every request in flight waits on it:
+// none other is coming to share it. On both engines.
+func TestGenerationCheckStartsOnceEveryRequestInFlightWaits(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := migratedDB(t)
+	const interval = 3 * time.Second
+	db.SetCheckInterval(interval)
+	// concurrently asks n callers for the generation after a commit, each saying that inFlight
+	// requests are in flight; it returns their one answer, once they all have it.
+	concurrently := func(n int, inFlight int64) uint64 {
+		t.Helper()
+		writeSetting(t, db, time.Now().String())
+		gens := make(chan uint64, n)
+		errs := make(chan error, n)
+		for range n {
+			go func() {
+				g, err := db.Generation(ctx, time.Now(), inFlight)
+				errs <- err
+				gens <- g
+			}()
+		}
+		var first uint64
+		for i := range n {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+			g := <-gens
+			if i == 0 {
+				first = g
+			} else if g != first {
+				t.Fatalf("callers of one batched check got %d and %d", first, g)
+			}
+		}
+		return first
+	}
+	g0, err := db.Generation(ctx, time.Now(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waits := db.GenerationWaits()
+
+	// Six requests in flight, all waiting: their check starts at once, not 3 s after g0's.
+	start := time.Now()
+	g1 := concurrently(6, 6)
+	if took := time.Since(start); took >= interval/2 {
+		t.Fatalf("six of six requests in flight waited %v for their check, want it started at once", took)
+	}
+	if g1 == g0 {
+		t.Fatal("the batched check missed the commit before it")
+	}
+	if n := db.GenerationWaits() - waits; n != 1 {
+		t.Fatalf("%d checks waited to batch the six requests, want their one", n)
+	}
+
+	// One of seven still being served: the check waits out the interval for it.
+	ended := time.Now()
+	g2 := concurrently(6, 7)
+	if took := time.Since(ended); took < interval/2 {
+		t.Fatalf("a check for six of seven requests in flight started after %v, want the interval waited", took)
+	}
+	if g2 == g1 {
+		t.Fatal("the batched check missed the commit before it")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -55,5 +56,37 @@ func TestSQLiteReadStartedBeforeCancellationFinishes(t *testing.T) {
 	}
 	if err := rows.Err(); err != nil || sum != 6 {
 		t.Fatalf("rows after the context was cancelled: sum %d, err %v; want 6 and no error", sum, err)
+	}
+}
+
+// rebind numbers the placeholders outside quoted text, answers a text it rewrote before from
+// what it kept, and keeps no more than maxRebound texts.
+func TestRebindKeepsBoundedAnswers(t *testing.T) {
+	db := &DB{Engine: Postgres}
+	q := `SELECT '?', "a?" FROM t WHERE a = ? AND b IN (?, ?) AND c = 'it''s ?'`
+	want := `SELECT '?', "a?" FROM t WHERE a = $1 AND b IN ($2, $3) AND c = 'it''s ?'`
+	if got := db.rebind(q); got != want {
+		t.Fatalf("rebind:\n got %s\nwant %s", got, want)
+	}
+	if got := db.rebind(q); got != want {
+		t.Fatalf("rebind from what it kept:\n got %s\nwant %s", got, want)
+	}
+	if n := db.reboundN.Load(); n != 1 {
+		t.Fatalf("%d texts kept after rewriting one twice, want 1", n)
+	}
+	if got := db.rebind("SELECT 1"); got != "SELECT 1" || db.reboundN.Load() != 1 {
+		t.Fatalf("a text without placeholders: %q, %d kept", got, db.reboundN.Load())
+	}
+	for i := range maxRebound + 10 {
+		q := "SELECT ? FROM t" + strings.Repeat(" ", i)
+		if got := db.rebind(q); got != "SELECT $1 FROM t"+strings.Repeat(" ", i) {
+			t.Fatalf("text %d: %q", i, got)
+		}
+	}
+	if n := db.reboundN.Load(); n != maxRebound {
+		t.Fatalf("%d texts kept, want the bound %d", n, maxRebound)
+	}
+	if got := (&DB{Engine: SQLite}).rebind(q); got != q {
+		t.Fatalf("SQLite's text was rewritten: %s", got)
 	}
 }

@@ -19,11 +19,13 @@ import (
 // of it. They cannot be switched off (the cache needs the check), so their share is read from
 // a CPU profile: a docsd of its own, on the same data, serves only that read for the
 // warm-up and the measured time, and its profile is asked how much of the process's CPU went
-// through each function.
+// through each group of functions. A request hands its log line and metrics to a batch
+// (logRequest), written later by whichever goroutine hands the batch over (writeFinished,
+// through the batcher): the three count as logging, each sample once.
 const (
 	maxOverheadShare = 0.05 // log line, metrics and change check over the cached read's CPU, below
-	logFunc          = "docsd/internal/httpapi.(*Server).logRequest"
-	checkFunc        = "docsd/internal/httpapi.(*Server).requestGeneration"
+	logFocus         = `^docsd/internal/httpapi\.\(\*Server\)\.(logRequest|writeFinished)$|^docsd/internal/batcher\.`
+	checkFocus       = `^docsd/internal/httpapi\.\(\*Server\)\.requestGeneration$`
 )
 
 // overheadResult is one server's figures.
@@ -80,57 +82,61 @@ func measureOverhead(ctx context.Context, o options, bin, tmp string, run overhe
 	if err := srv.stop(); err != nil { // docsd writes its profile as it stops
 		return fail(err)
 	}
-	out, err := exec.CommandContext(ctx, goTool, "tool", "pprof", "-top", "-cum", "-unit=ms",
-		"-nodecount=1000000", "-nodefraction=0", "-edgefraction=0", bin, prof).Output()
-	if err != nil {
-		return fail(fmt.Errorf("go tool pprof: %w", err))
+	if res.Total, res.Log, err = focusedCPU(ctx, goTool, bin, prof, logFocus); err != nil {
+		return fail(err)
 	}
-	if res.Total, res.Log, res.Gen, err = parseProfileTop(bytes.NewReader(out)); err != nil {
+	if _, res.Gen, err = focusedCPU(ctx, goTool, bin, prof, checkFocus); err != nil {
 		return fail(err)
 	}
 	return res
 }
 
-// parseProfileTop reads `go tool pprof -top -cum -unit=ms`: the profile's total, and the
-// cumulative time of the log and check functions.
-func parseProfileTop(r io.Reader) (total, log, gen time.Duration, err error) {
+// focusedCPU asks pprof for the CPU of the samples with a function matching focus in their
+// stack, each sample counted once, and for the profile's total.
+func focusedCPU(ctx context.Context, goTool, bin, prof, focus string) (total, matched time.Duration, err error) {
+	out, err := exec.CommandContext(ctx, goTool, "tool", "pprof", "-top", "-unit=ms", "-focus="+focus,
+		"-nodecount=1000000", "-nodefraction=0", "-edgefraction=0", bin, prof).Output()
+	if err != nil {
+		return 0, 0, fmt.Errorf("go tool pprof -focus=%s: %w", focus, err)
+	}
+	return parseFocusedTop(bytes.NewReader(out))
+}
+
+// parseFocusedTop reads `go tool pprof -top -unit=ms -focus=… -nodecount=<all>`: the profile's
+// total, and what the shown nodes, every node of the focused samples, account for.
+func parseFocusedTop(r io.Reader) (total, matched time.Duration, err error) {
 	sc := bufio.NewScanner(r)
+	seenMatched := false
 	for sc.Scan() {
 		line := sc.Text()
 		if _, rest, ok := strings.Cut(line, "Total samples = "); ok {
 			f, _, _ := strings.Cut(rest, " ")
 			if total, err = millis(f); err != nil {
-				return 0, 0, 0, fmt.Errorf("profile total %q: %w", f, err)
+				return 0, 0, fmt.Errorf("profile total %q: %w", f, err)
 			}
 			continue
 		}
-		fields := strings.Fields(line)
-		if len(fields) < 6 {
-			continue
-		}
-		var into *time.Duration
-		switch fields[5] {
-		case logFunc:
-			into = &log
-		case checkFunc:
-			into = &gen
-		default:
-			continue
-		}
-		if *into, err = millis(fields[3]); err != nil {
-			return 0, 0, 0, fmt.Errorf("%s: cumulative %q: %w", fields[5], fields[3], err)
+		if _, rest, ok := strings.Cut(line, "Showing nodes accounting for "); ok {
+			f, _, _ := strings.Cut(rest, ",")
+			if matched, err = millis(f); err != nil {
+				return 0, 0, fmt.Errorf("focused samples %q: %w", f, err)
+			}
+			seenMatched = true
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return 0, 0, 0, err
+		return 0, 0, err
 	}
 	if total <= 0 {
-		return 0, 0, 0, fmt.Errorf("the profile has no samples")
+		return 0, 0, fmt.Errorf("the profile has no samples")
 	}
-	return total, log, gen, nil
+	if !seenMatched {
+		return 0, 0, fmt.Errorf("pprof printed no total for the focused samples")
+	}
+	return total, matched, nil
 }
 
-// millis parses a figure pprof printed with -unit=ms, such as "130ms".
+// millis parses a figure pprof printed with -unit=ms, such as "130ms" (or "0" for none).
 func millis(s string) (time.Duration, error) {
 	f, err := strconv.ParseFloat(strings.TrimSuffix(s, "ms"), 64)
 	return time.Duration(f * float64(time.Millisecond)), err

@@ -102,6 +102,7 @@ type App struct {
 	BaseURL  string
 	listener net.Listener
 	http     *http.Server
+	api      *httpapi.Server
 }
 
 // Open connects to the database, applies migrations and builds the services.
@@ -295,6 +296,7 @@ func (a *App) Listen() error {
 		deps.RateLimits = httpapi.RateLimits{Token: c.RateLimitToken, Address: c.RateLimitAddress, Expensive: c.RateLimitExpensive}
 	}
 	api := httpapi.New(deps)
+	a.api = api
 	// Integration scripts call docsd's API at BaseURL, served in the process (not through the
 	// outbound policy, which refuses docsd's own loopback or private address).
 	if r, ok := a.Deliveries.Scripts.Engine.(*jsrun.Runner); ok {
@@ -341,12 +343,14 @@ func (a *App) Serve(ctx context.Context) error {
 		stopCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
 		a.Jobs.Stop(stopCtx)
+		a.api.Close()
 		return err
 	case <-ctx.Done():
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	err := a.http.Shutdown(shutdownCtx)
+	a.api.Close() // the log lines and metrics of the requests just drained
 	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr
 	}

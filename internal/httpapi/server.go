@@ -30,7 +30,9 @@ import (
 	"docsd/internal/account"
 	"docsd/internal/apperr"
 	"docsd/internal/auth"
+	"docsd/internal/batcher"
 	"docsd/internal/buildinfo"
+	"docsd/internal/jsonlog"
 	"docsd/internal/openapi"
 	"docsd/internal/org"
 	"docsd/internal/paging"
@@ -104,7 +106,9 @@ type Server struct {
 	bodies  *bodyBudget
 	urls    wire.URLs
 	metrics *metrics
-	cache   *gencache.Cache[*cachedAnswer]
+	// finished holds the requests whose metrics and log line are yet to be written.
+	finished *batcher.Batcher[jsonlog.RequestLine]
+	cache    *gencache.Cache[*cachedAnswer]
 	// docs keeps pages' documents converted from markdown, by the markdown's hash.
 	docs *markdoc.DocumentCache
 	// tokenGens spares GETs a token read while the database has not changed (tokengen.go).
@@ -128,9 +132,14 @@ func New(d Deps) *Server {
 	s := &Server{Deps: d, log: d.Log, mux: http.NewServeMux(), maxBody: d.MaxBodyBytes,
 		urls: wire.URLs{Base: d.BaseURL}, metrics: newMetrics(), cache: newResponseCache(), docs: markdoc.NewDocumentCache(documentCacheBytes), tokenGens: newTokenGenerations(),
 		requestIDs: newRequestIDs(), bodies: newBodyBudget(cmp.Or(d.BodyMemoryBytes, 64<<20))}
+	s.finished = batcher.New(finishedBatch, finishedWait, s.writeFinished)
 	s.metrics.registry.MustRegister(d.Collectors...)
 	s.metrics.bodies(s.bodies)
-	s.register("GET /metrics", s.metrics.handler())
+	metricsPage := s.metrics.handler()
+	s.register("GET /metrics", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.finished.Flush() // the requests that finished before this one are counted
+		metricsPage.ServeHTTP(w, r)
+	}))
 	s.register("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	}))

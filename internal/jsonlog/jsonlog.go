@@ -63,14 +63,27 @@ type RequestLine struct {
 	Duration                time.Duration
 }
 
-var lines = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
-
 // Request writes l at level info as the JSON handler writes
 // slog.Info("request", "requestId", …, "method", …, "path", …, "route", …, "status", …,
-// "bytes", …, "duration", "1.234ms"). The caller checks that info is enabled. A string the
-// handler would escape sends the line through the handler, so the output is the same.
+// "bytes", …, "duration", "1.234ms"). The caller checks that info is enabled.
 func (h *Handler) Request(ctx context.Context, l RequestLine) {
-	if !plain(l.RequestID) || !plain(l.Method) || !plain(l.Path) || !plain(l.Route) {
+	h.Requests(ctx, []RequestLine{l})
+}
+
+// Requests writes each of ls as Request does, in one Write where it can. A string the
+// handler would escape sends that line through the handler, so the output is the same.
+func (h *Handler) Requests(ctx context.Context, ls []RequestLine) {
+	bp := lines.Get().(*[]byte)
+	b := (*bp)[:0]
+	for _, l := range ls {
+		if plain(l.RequestID) && plain(l.Method) && plain(l.Path) && plain(l.Route) {
+			b = appendRequest(b, &l)
+			continue
+		}
+		if len(b) > 0 { // the lines before it go first
+			h.out.Write(b)
+			b = b[:0]
+		}
 		r := slog.NewRecord(l.Time, slog.LevelInfo, "request", 0)
 		r.AddAttrs(
 			slog.String("requestId", l.RequestID),
@@ -82,10 +95,25 @@ func (h *Handler) Request(ctx context.Context, l RequestLine) {
 			slog.String("duration", Millis(l.Duration)),
 		)
 		h.JSONHandler.Handle(ctx, r)
-		return
 	}
-	bp := lines.Get().(*[]byte)
-	b := append((*bp)[:0], `{"time":"`...)
+	if len(b) > 0 {
+		h.out.Write(b)
+	}
+	if cap(b) <= maxPooledLines {
+		*bp = b
+		lines.Put(bp)
+	}
+}
+
+// lines holds the buffers lines are written into; one that grew past maxPooledLines (a batch
+// of long paths) is let go rather than kept.
+var lines = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+const maxPooledLines = 256 << 10
+
+// appendRequest appends l's line, all of whose strings are plain.
+func appendRequest(b []byte, l *RequestLine) []byte {
+	b = append(b, `{"time":"`...)
 	b = l.Time.AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","level":"INFO","msg":"request","requestId":"`...)
 	b = append(b, l.RequestID...)
@@ -101,10 +129,7 @@ func (h *Handler) Request(ctx context.Context, l RequestLine) {
 	b = strconv.AppendInt(b, int64(l.Bytes), 10)
 	b = append(b, `,"duration":"`...)
 	b = appendMillis(b, l.Duration)
-	b = append(b, "\"}\n"...)
-	h.out.Write(b)
-	*bp = b
-	lines.Put(bp)
+	return append(b, "\"}\n"...)
 }
 
 // Millis formats d as the request line's duration: milliseconds to the microsecond, "1.234ms".

@@ -37,6 +37,38 @@ func TestRequestWritesWhatTheJSONHandlerWrites(t *testing.T) {
 	}
 }
 
+// A batch writes the same lines, in order, whichever path each takes, in as few writes as the
+// escaped lines allow.
+func TestRequestsWritesEachLineInOrder(t *testing.T) {
+	at := time.Date(2026, 11, 28, 15, 4, 5, 0, time.UTC)
+	ls := []RequestLine{
+		{Time: at, RequestID: "a", Method: "GET", Path: "/1", Route: "unmatched", Status: 200},
+		{Time: at, RequestID: "b", Method: "GET", Path: "/2", Route: "unmatched", Status: 200},
+		{Time: at, RequestID: "c", Method: "GET", Path: "/é", Route: "unmatched", Status: 404}, // escaped: the handler's path
+		{Time: at, RequestID: "d", Method: "GET", Path: "/4", Route: "unmatched", Status: 200},
+	}
+	var want bytes.Buffer
+	for _, l := range ls {
+		New(&want, nil).Request(context.Background(), l)
+	}
+	var got writes
+	New(&got, nil).Requests(context.Background(), ls)
+	if string(bytes.Join(got.each, nil)) != want.String() {
+		t.Errorf("batch wrote\n%s\none at a time\n%s", bytes.Join(got.each, nil), want.String())
+	}
+	if len(got.each) != 3 { // a and b together, c by the handler, d
+		t.Errorf("%d writes, want 3", len(got.each))
+	}
+}
+
+// writes keeps each Write apart.
+type writes struct{ each [][]byte }
+
+func (w *writes) Write(p []byte) (int, error) {
+	w.each = append(w.each, bytes.Clone(p))
+	return len(p), nil
+}
+
 func TestRequestFollowsTheLevel(t *testing.T) {
 	var out bytes.Buffer
 	h := New(&out, &slog.HandlerOptions{Level: slog.LevelWarn})

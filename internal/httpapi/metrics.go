@@ -64,16 +64,19 @@ func newMetrics() *metrics {
 	return m
 }
 
-func (m *metrics) observe(route, method string, status int, d time.Duration) {
-	k := seriesKey{route, method, status}
+// seriesOf returns k's counter and histogram, looked up once.
+func (m *metrics) seriesOf(k seriesKey) *requestSeries {
 	v, ok := m.series.Load(k)
 	if !ok {
 		v, _ = m.series.LoadOrStore(k, &requestSeries{
-			count:    m.requests.WithLabelValues(route, method, strconv.Itoa(status)),
-			duration: m.duration.WithLabelValues(route),
+			count:    m.requests.WithLabelValues(k.route, k.method, strconv.Itoa(k.status)),
+			duration: m.duration.WithLabelValues(k.route),
 		})
 	}
-	rs := v.(*requestSeries)
+	return v.(*requestSeries)
+}
+
+func (rs *requestSeries) observe(d time.Duration) {
 	rs.count.Inc()
 	rs.duration.Observe(d.Seconds())
 }

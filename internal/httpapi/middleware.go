@@ -122,9 +122,16 @@ const (
 // writeFinished writes the metrics and log lines of a batch of finished requests, in order.
 // It is what logRequest hands its work to; docsd-bench counts both.
 func (s *Server) writeFinished(lines []jsonlog.RequestLine) {
+	// A batch is mostly runs of one route, method and status: each run looks its series up once.
+	var k seriesKey
+	var rs *requestSeries
 	for i := range lines {
 		l := &lines[i]
-		s.metrics.observe(l.Route, l.Method, l.Status, l.Duration)
+		if rs == nil || l.Route != k.route || l.Method != k.method || l.Status != k.status {
+			k = seriesKey{l.Route, l.Method, l.Status}
+			rs = s.metrics.seriesOf(k)
+		}
+		rs.observe(l.Duration)
 	}
 	// Requests carry no attributes for the log: their lines need no request's context.
 	ctx := context.Background()

@@ -57,14 +57,38 @@ func (w *Writer) loop(interval time.Duration) {
 // LineAtomic marks Write as whole and ordered with concurrent callers (see jsonlog.New).
 func (w *Writer) LineAtomic() {}
 
-// Write buffers p; a buffer it fills is written out by this caller, after the lock.
+// Write buffers p; a buffer it fills is written out by this caller, after the lock. A p of
+// direct bytes or more is written at once, after what is buffered.
 func (w *Writer) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	if w.closed {
 		w.mu.Unlock()
 		return 0, io.ErrClosedPipe
 	}
-	if len(w.buf)+len(p) <= cap(w.buf) || len(w.buf) == 0 {
+	if len(p) >= direct {
+		// Written as it is, after what is buffered: copying it would cost more than the
+		// system call it saves, and a buffer grown to hold it could not be reused.
+		var full []byte
+		if len(w.buf) > 0 {
+			full = w.take()
+		}
+		w.out.Lock() // before unlocking mu: a buffer taken later is written later
+		w.mu.Unlock()
+		var err error
+		if full != nil {
+			_, err = w.dst.Write(full)
+		}
+		if err == nil {
+			_, err = w.dst.Write(p)
+		}
+		if full == nil {
+			w.out.Unlock()
+		} else {
+			w.recycle(full) // releases out
+		}
+		return len(p), err
+	}
+	if len(w.buf)+len(p) <= cap(w.buf) {
 		w.buf = append(w.buf, p...)
 		w.mu.Unlock()
 		return len(p), nil
@@ -75,6 +99,10 @@ func (w *Writer) Write(p []byte) (int, error) {
 	w.mu.Unlock()
 	return len(p), w.writeOut(full)
 }
+
+// direct is the size from which a Write goes straight to the destination (a batch of request
+// lines, jsonlog.Requests): the buffer gathers small writes.
+const direct = bufferSize / 4
 
 // take swaps the buffer for the spare one; w.mu is held.
 func (w *Writer) take() []byte {
@@ -89,6 +117,12 @@ func (w *Writer) take() []byte {
 // writeOut writes b to the destination; w.out is held, and released here.
 func (w *Writer) writeOut(b []byte) error {
 	_, err := w.dst.Write(b)
+	w.recycle(b)
+	return err
+}
+
+// recycle releases w.out and keeps b, written, as the spare buffer.
+func (w *Writer) recycle(b []byte) {
 	w.out.Unlock()
 	if cap(b) == bufferSize {
 		w.mu.Lock()
@@ -97,7 +131,6 @@ func (w *Writer) writeOut(b []byte) error {
 		}
 		w.mu.Unlock()
 	}
-	return err
 }
 
 // Flush writes out what is buffered.

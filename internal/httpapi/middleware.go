@@ -144,19 +144,7 @@ func (s *Server) writeFinished(lines []jsonlog.RequestLine) {
 		return
 	}
 	for _, l := range lines {
-		// The record is made here rather than by Logger.LogAttrs, which walks the stack for
-		// the caller's source position on every line: no handler of ours prints it.
-		line := slog.NewRecord(l.Time, slog.LevelInfo, "request", 0)
-		line.AddAttrs(
-			slog.String("requestId", l.RequestID),
-			slog.String("method", l.Method),
-			slog.String("path", l.Path),
-			slog.String("route", l.Route),
-			slog.Int("status", l.Status),
-			slog.Int("bytes", l.Bytes),
-			slog.String("duration", jsonlog.Millis(l.Duration)),
-		)
-		h.Handle(ctx, line)
+		h.Handle(ctx, l.Record())
 	}
 }
 

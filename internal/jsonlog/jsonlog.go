@@ -63,6 +63,23 @@ type RequestLine struct {
 	Duration                time.Duration
 }
 
+// Record is l as slog's record of the request line, for any handler. It is made here rather
+// than by Logger.LogAttrs, which walks the stack for the caller's source position on every
+// line: no handler of docsd's prints it.
+func (l RequestLine) Record() slog.Record {
+	r := slog.NewRecord(l.Time, slog.LevelInfo, "request", 0)
+	r.AddAttrs(
+		slog.String("requestId", l.RequestID),
+		slog.String("method", l.Method),
+		slog.String("path", l.Path),
+		slog.String("route", l.Route),
+		slog.Int("status", l.Status),
+		slog.Int("bytes", l.Bytes),
+		slog.String("duration", Millis(l.Duration)),
+	)
+	return r
+}
+
 // Request writes l at level info as the JSON handler writes
 // slog.Info("request", "requestId", …, "method", …, "path", …, "route", …, "status", …,
 // "bytes", …, "duration", "1.234ms"). The caller checks that info is enabled.
@@ -84,17 +101,7 @@ func (h *Handler) Requests(ctx context.Context, ls []RequestLine) {
 			h.out.Write(b)
 			b = b[:0]
 		}
-		r := slog.NewRecord(l.Time, slog.LevelInfo, "request", 0)
-		r.AddAttrs(
-			slog.String("requestId", l.RequestID),
-			slog.String("method", l.Method),
-			slog.String("path", l.Path),
-			slog.String("route", l.Route),
-			slog.Int("status", l.Status),
-			slog.Int("bytes", l.Bytes),
-			slog.String("duration", Millis(l.Duration)),
-		)
-		h.JSONHandler.Handle(ctx, r)
+		h.JSONHandler.Handle(ctx, l.Record())
 	}
 	if len(b) > 0 {
 		h.out.Write(b)

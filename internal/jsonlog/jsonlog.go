@@ -1,7 +1,7 @@
 // Package jsonlog is slog's JSON handler with a fast path for the server's request line.
 // Every request writes that line, and slog's generic path (a Record with its attributes, each
 // value boxed and escaped, a pooled buffer) was about half the cost of logging a cached read.
-// Request writes the same bytes the JSON handler would, straight into a buffer of its own.
+// Requests writes the same bytes the JSON handler would, straight into a buffer of its own.
 package jsonlog
 
 import (
@@ -80,15 +80,11 @@ func (l RequestLine) Record() slog.Record {
 	return r
 }
 
-// Request writes l at level info as the JSON handler writes
+// Requests writes each of ls at level info as the JSON handler writes
 // slog.Info("request", "requestId", …, "method", …, "path", …, "route", …, "status", …,
-// "bytes", …, "duration", "1.234ms"). The caller checks that info is enabled.
-func (h *Handler) Request(ctx context.Context, l RequestLine) {
-	h.Requests(ctx, []RequestLine{l})
-}
-
-// Requests writes each of ls as Request does, in one Write where it can. A string the
-// handler would escape sends that line through the handler, so the output is the same.
+// "bytes", …, "duration", "1.234ms"), in one Write where it can. The caller checks that info
+// is enabled. A string the handler would escape sends that line through the handler, so the
+// output is the same.
 func (h *Handler) Requests(ctx context.Context, ls []RequestLine) {
 	bp := lines.Get().(*[]byte)
 	b := (*bp)[:0]

@@ -19,7 +19,7 @@ func TestRequestWritesWhatTheJSONHandlerWrites(t *testing.T) {
 		{Time: at, RequestID: "q\"uote", Method: "GET", Path: "/é/\\/\n", Route: "unmatched", Status: 500, Bytes: -1, Duration: 3 * time.Second},
 	} {
 		var got, want bytes.Buffer
-		New(&got, nil).Request(context.Background(), l)
+		New(&got, nil).Requests(context.Background(), []RequestLine{l})
 		slog.New(slog.NewJSONHandler(&want, nil)).LogAttrs(context.Background(), slog.LevelInfo, "request",
 			slog.String("requestId", l.RequestID), slog.String("method", l.Method), slog.String("path", l.Path),
 			slog.String("route", l.Route), slog.Int("status", l.Status), slog.Int("bytes", l.Bytes),
@@ -49,7 +49,7 @@ func TestRequestsWritesEachLineInOrder(t *testing.T) {
 	}
 	var want bytes.Buffer
 	for _, l := range ls {
-		New(&want, nil).Request(context.Background(), l)
+		New(&want, nil).Requests(context.Background(), []RequestLine{l})
 	}
 	var got writes
 	New(&got, nil).Requests(context.Background(), ls)

@@ -95,6 +95,9 @@ func run(ctx context.Context, o options, out io.Writer) (missed, recallMissed bo
 	if err != nil {
 		return false, false, err
 	}
+	if err := b.measureRecall(ctx, &q); err != nil {
+		return false, false, err
+	}
 	u, err := b.measureUpdates(ctx)
 	if err != nil {
 		return false, false, err

@@ -3,8 +3,10 @@ package search
 import (
 	"context"
 	"sort"
+	"strings"
 
 	"docsd/internal/contenttree"
+	"docsd/internal/gencache"
 )
 
 // ExactBound bounds the work of one search (see Match). A query matching at most ExactBound
@@ -62,7 +64,7 @@ func (s *Service) Search(ctx context.Context, spaceIDs []string, query string) (
 	if err != nil || len(q.Terms) == 0 || len(spaceIDs) == 0 {
 		return []SpaceResult{}, err
 	}
-	states, err := s.store.LiveSpaces(ctx, spaceIDs)
+	states, err := s.liveSpaces(ctx, spaceIDs)
 	if err != nil || len(states) == 0 {
 		return []SpaceResult{}, err
 	}
@@ -91,6 +93,24 @@ func (s *Service) Search(ctx context.Context, spaceIDs []string, query string) (
 		return nil, err
 	}
 	return s.group(ctx, q, heads, hits)
+}
+
+// liveSpaces is Store.LiveSpaces, answered from what a search at the same database generation
+// read when the request carries one. The map is shared: callers only read it.
+func (s *Service) liveSpaces(ctx context.Context, spaceIDs []string) (map[string]IndexState, error) {
+	gen, ok := gencache.GenerationOf(ctx)
+	if !ok {
+		return s.store.LiveSpaces(ctx, spaceIDs)
+	}
+	key := strings.Join(spaceIDs, " ")
+	if states, ok := s.states.Get(key, gen); ok {
+		return states, nil
+	}
+	states, err := s.store.LiveSpaces(ctx, spaceIDs)
+	if err == nil {
+		s.states.Put(key, gen, states, 100*len(states))
+	}
+	return states, err
 }
 
 // match returns the best hits of m, best first: ranked here on an index that hands back its

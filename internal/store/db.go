@@ -486,7 +486,7 @@ func (r *Rows) Scan(dest ...any) error {
 	if r.sql != nil {
 		return r.sql.Scan(dest...)
 	}
-	return r.pg.Scan(dest...)
+	return pgScan(r.pg, dest)
 }
 
 func (r *Rows) Err() error {

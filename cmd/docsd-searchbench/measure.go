@@ -98,9 +98,8 @@ func (b *bench) measureQueries(ctx context.Context) (queryResults, error) {
 		return time.Since(start), rows.Err()
 	}
 	for i, q := range append(warm, measured...) {
-		// Whichever runs second finds the query's pages and words warm from the first (and
-		// the first finds them cold after the last query's exact ranking, which reads every
-		// match): the two take turns going first.
+		// Whichever runs second finds the query's pages and words warm from the first: the
+		// two take turns going first.
 		var rawTime time.Duration
 		if i%2 == 1 {
 			if rawTime, err = rawQuery(q.q); err != nil {

@@ -81,6 +81,9 @@ type HeadMove struct {
 type Store interface {
 	// EnsureCursor creates a consumer's cursor before the first event, if it has none.
 	EnsureCursor(ctx context.Context, consumer string) error
+	// PendingConsumers returns the consumers that have events after their cursor. The runner
+	// asks once per pass, so that idle consumers cost no claim.
+	PendingConsumers(ctx context.Context) (map[string]bool, error)
 	// ClaimEvents takes the consumer's cursor for owner and returns up to limit events after
 	// it, oldest first. ok is false when another instance holds the claim. A claim holds for
 	// lease at most, unless committed or released first.

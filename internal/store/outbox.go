@@ -13,6 +13,7 @@ import (
 	"docsd/internal/outbox"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // The event outbox's SQL (see internal/outbox and migration 00090).
@@ -182,6 +183,11 @@ func readEvents(ctx context.Context, query func(context.Context, string, ...any)
 	if err != nil {
 		return nil, mapErr(err)
 	}
+	return scanEvents(rows)
+}
+
+// scanEvents reads the events of rows (eventColumns), and closes them.
+func scanEvents(rows *Rows) ([]outbox.Event, error) {
 	defer rows.Close()
 	var out []outbox.Event
 	for rows.Next() {
@@ -197,26 +203,40 @@ func readEvents(ctx context.Context, query func(context.Context, string, ...any)
 	return out, mapErr(rows.Err())
 }
 
+// PendingConsumers returns the consumers with events after their cursor, in one read: the
+// runner looks once per pass for all its consumers, and claims only for those.
+func (o Outbox) PendingConsumers(ctx context.Context) (map[string]bool, error) {
+	rows, err := o.DB.Read().Query(ctx, `SELECT c.consumer FROM outbox_cursors c
+		WHERE EXISTS (SELECT 1 FROM outbox_events e WHERE e.seq > c.seq)`)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, mapErr(err)
+		}
+		out[name] = true
+	}
+	return out, mapErr(rows.Err())
+}
+
 // ClaimEvents takes a consumer's cursor. On PostgreSQL the claim is a transaction holding
 // the cursor's row lock (FOR UPDATE SKIP LOCKED: an instance that finds it locked goes on
 // with other work), in which the cursor later moves: if the process dies, its connection
 // drops, the lock goes with it and the cursor stays where it was. On SQLite, whose one write
 // connection cannot stay in a transaction while the events are processed, the claim is a
 // lease written on the cursor's row, which another process may take over once it expires.
+// Either way a claim writes: callers look for pending events first (PendingConsumers).
 func (o Outbox) ClaimEvents(ctx context.Context, consumer, owner string, now time.Time, lease time.Duration, limit int) (outbox.Claim, bool, error) {
-	// Idle consumers only read: no write lock is taken while there is nothing to do.
-	var pending int
-	err := o.DB.Read().QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM outbox_events
-		WHERE seq > (SELECT seq FROM outbox_cursors WHERE consumer = ?) LIMIT 1) AS next`, consumer).Scan(&pending)
-	if err != nil || pending == 0 {
-		return nil, false, err
-	}
 	if o.DB.Engine == Postgres {
 		return o.claimPostgres(ctx, consumer, limit)
 	}
 	c := &leaseClaim{db: o.DB, consumer: consumer, owner: owner, expires: Micros(now.Add(lease))}
 	var cursor int64
-	err = o.DB.Write(ctx, now, func(q *Q) error {
+	err := o.DB.Write(ctx, now, func(q *Q) error {
 		res, err := q.Exec(ctx, `UPDATE outbox_cursors SET lease_owner = ?, lease_expires_at = ?
 			WHERE consumer = ? AND (lease_owner IS NULL OR lease_expires_at <= ?)`, owner, c.expires, consumer, Micros(now))
 		if err != nil {
@@ -246,40 +266,85 @@ var errClaimHeld = errors.New("store: claim held elsewhere")
 // over: the events it processed will be processed again by the new holder.
 var ErrClaimLost = errors.New("store: outbox claim lost")
 
+// claimTimeout bounds each of a PostgreSQL claim's round trips.
+const claimTimeout = 10 * time.Second
+
 func (o Outbox) claimPostgres(ctx context.Context, consumer string, limit int) (outbox.Claim, bool, error) {
-	tx, err := o.DB.writer.BeginTx(ctx, nil)
+	conn, err := o.DB.writer.Conn(ctx)
 	if err != nil {
-		return nil, false, fmt.Errorf("begin: %w", err)
-	}
-	var cursor int64
-	err = tx.QueryRowContext(ctx, `SELECT seq FROM outbox_cursors WHERE consumer = $1 FOR UPDATE SKIP LOCKED`, consumer).Scan(&cursor)
-	if errors.Is(err, sql.ErrNoRows) {
-		tx.Rollback()
-		return nil, false, nil
-	}
-	if err != nil {
-		tx.Rollback()
-		return nil, false, mapErr(err)
-	}
-	events, err := readEvents(ctx, func(ctx context.Context, query string, args ...any) (*Rows, error) {
-		rows, err := tx.QueryContext(ctx, o.DB.rebind(query), args...)
-		if err != nil {
-			return nil, err
-		}
-		return &Rows{sql: rows}, nil
-	}, cursor, limit)
-	if err != nil {
-		tx.Rollback()
 		return nil, false, err
 	}
-	return &lockClaim{tx: tx, consumer: consumer, events: events}, true, nil
+	c := &lockClaim{conn: conn, consumer: consumer}
+	if err := conn.Raw(func(dc any) error {
+		sc, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("store: PostgreSQL connection of type %T", dc)
+		}
+		c.pc = sc.Conn()
+		return nil
+	}); err != nil {
+		conn.Close()
+		return nil, false, err
+	}
+	// One round trip: the transaction begins, takes the cursor's row (or finds it taken) and
+	// reads the events after it. The events' statement runs after the lock is held, so the
+	// cursor it reads is the one locked. The round trip is not cut short when ctx ends (a
+	// stopping runner): pgx would close the connection in the middle of the transaction, and
+	// the cursor's row would stay locked, every instance skipping the consumer, until
+	// PostgreSQL noticed.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), claimTimeout)
+	defer cancel()
+	b := &pgx.Batch{}
+	b.Queue(`BEGIN`)
+	b.Queue(`SELECT seq FROM outbox_cursors WHERE consumer = $1 FOR UPDATE SKIP LOCKED`, consumer)
+	b.Queue(`SELECT `+eventColumns+` FROM outbox_events
+		WHERE seq > (SELECT seq FROM outbox_cursors WHERE consumer = $1) ORDER BY seq LIMIT $2`, consumer, limit)
+	br := c.pc.SendBatch(ctx, b)
+	locked, events, err := claimResults(br)
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil || !locked {
+		c.Release()
+		return nil, false, mapErr(err)
+	}
+	c.events = events
+	return c, true, nil
 }
 
-// lockClaim is a claim on PostgreSQL: an open transaction holding the cursor's row.
+// claimResults reads claimPostgres's round trip: whether the cursor's row was locked, and the
+// events after it.
+func claimResults(br pgx.BatchResults) (locked bool, events []outbox.Event, err error) {
+	if _, err := br.Exec(); err != nil {
+		return false, nil, fmt.Errorf("begin: %w", err)
+	}
+	rows, err := br.Query()
+	if err != nil {
+		return false, nil, err
+	}
+	locked = rows.Next()
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return false, nil, err
+	}
+	rows, err = br.Query()
+	if err != nil {
+		return false, nil, err
+	}
+	events, err = scanEvents(&Rows{pg: rows})
+	return locked, events, err
+}
+
+// lockClaim is a claim on PostgreSQL: an open transaction holding the cursor's row, on a
+// connection of the write pool held until the claim ends. Its statements go through pgx
+// directly, as a write group's do (pgwrite.go), so that the cursor's move and the commit
+// share a round trip.
 type lockClaim struct {
-	tx       *sql.Tx
+	conn     *sql.Conn
+	pc       *pgx.Conn
 	consumer string
 	events   []outbox.Event
+	ended    bool // the transaction committed or rolled back, and conn went back
 }
 
 func (c *lockClaim) Events() []outbox.Event { return c.events }
@@ -294,15 +359,48 @@ func (c *lockClaim) Fail(ctx context.Context, now time.Time, cause error) error 
 		truncate(cause.Error(), 2000), Micros(now), c.consumer)
 }
 
+// finish runs the cursor's update and the commit in one round trip, and ends the claim. Like
+// the claim's, the round trip is not cut short when ctx ends.
 func (c *lockClaim) finish(ctx context.Context, query string, args ...any) error {
-	if _, err := c.tx.ExecContext(ctx, query, args...); err != nil {
-		c.tx.Rollback()
+	if c.ended {
+		return errors.New("store: outbox claim already ended")
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), claimTimeout)
+	defer cancel()
+	b := &pgx.Batch{}
+	b.Queue(query, args...)
+	b.Queue(`COMMIT`)
+	br := c.pc.SendBatch(ctx, b)
+	_, err := br.Exec()
+	if err == nil {
+		_, err = br.Exec()
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		c.Release()
 		return mapErr(err)
 	}
-	return mapErr(c.tx.Commit())
+	c.ended = true
+	c.conn.Close()
+	return nil
 }
 
-func (c *lockClaim) Release() { c.tx.Rollback() } // after Commit, a harmless ErrTxDone
+// Release rolls the transaction back, unless it ended, and gives the connection back; one
+// whose rollback failed is dropped instead.
+func (c *lockClaim) Release() {
+	if c.ended {
+		return
+	}
+	c.ended = true
+	ctx, cancel := context.WithTimeout(context.Background(), claimTimeout)
+	defer cancel()
+	if _, err := c.pc.Exec(ctx, `ROLLBACK`); err != nil {
+		c.conn.Raw(func(any) error { return errBadConn })
+	}
+	c.conn.Close()
+}
 
 // leaseClaim is a claim on SQLite: a lease written on the cursor's row.
 type leaseClaim struct {

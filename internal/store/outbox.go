@@ -13,7 +13,6 @@ import (
 	"docsd/internal/outbox"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // The event outbox's SQL (see internal/outbox and migration 00090).
@@ -270,22 +269,11 @@ var ErrClaimLost = errors.New("store: outbox claim lost")
 const claimTimeout = 10 * time.Second
 
 func (o Outbox) claimPostgres(ctx context.Context, consumer string, limit int) (outbox.Claim, bool, error) {
-	conn, err := o.DB.writer.Conn(ctx)
+	conn, pc, err := pgxConn(ctx, o.DB.writer)
 	if err != nil {
 		return nil, false, err
 	}
-	c := &lockClaim{conn: conn, consumer: consumer}
-	if err := conn.Raw(func(dc any) error {
-		sc, ok := dc.(*stdlib.Conn)
-		if !ok {
-			return fmt.Errorf("store: PostgreSQL connection of type %T", dc)
-		}
-		c.pc = sc.Conn()
-		return nil
-	}); err != nil {
-		conn.Close()
-		return nil, false, err
-	}
+	c := &lockClaim{conn: conn, pc: pc, consumer: consumer}
 	// One round trip: the transaction begins, takes the cursor's row (or finds it taken) and
 	// reads the events after it. The events' statement runs after the lock is held, so the
 	// cursor it reads is the one locked. The round trip is not cut short when ctx ends (a

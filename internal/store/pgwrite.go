@@ -78,27 +78,38 @@ func (e *deferredError) Error() string { return "deferred statement: " + e.err.E
 
 // beginPostgres takes a connection and begins the group's transaction (see DB.begin).
 func beginPostgres(ctx context.Context, pool *sql.DB, trips *atomic.Uint64) (*pgWrite, error) {
-	conn, err := pool.Conn(ctx)
+	conn, pc, err := pgxConn(ctx, pool)
 	if err != nil {
 		return nil, err
 	}
-	w := &pgWrite{conn: conn, trips: trips}
-	if err := conn.Raw(func(dc any) error {
-		c, ok := dc.(*stdlib.Conn)
-		if !ok {
-			return fmt.Errorf("store: PostgreSQL connection of type %T", dc)
-		}
-		w.pc = c.Conn()
-		return nil
-	}); err != nil {
-		conn.Close()
-		return nil, err
-	}
+	w := &pgWrite{conn: conn, pc: pc, trips: trips}
 	// The transaction begins with the group's first statement, in its round trip, and takes
 	// the outbox's numbering row before anything else (DB.begin).
 	w.queue(pendingBegin, `BEGIN`)
 	w.queue(pendingBegin, `SELECT seq FROM outbox_state WHERE id = 1 FOR UPDATE`)
 	return w, nil
+}
+
+// pgxConn takes a connection of pool, and the pgx connection under it: statements go through
+// pgx directly while the *sql.Conn is held, and nothing else in the process uses it meanwhile.
+func pgxConn(ctx context.Context, pool *sql.DB) (*sql.Conn, *pgx.Conn, error) {
+	conn, err := pool.Conn(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	var pc *pgx.Conn
+	if err := conn.Raw(func(dc any) error {
+		c, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("store: PostgreSQL connection of type %T", dc)
+		}
+		pc = c.Conn()
+		return nil
+	}); err != nil {
+		conn.Close()
+		return nil, nil, err
+	}
+	return conn, pc, nil
 }
 
 // end returns the connection to the pool, after rolling back whatever is left unless the

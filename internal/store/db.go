@@ -118,7 +118,7 @@ func OpenWith(ctx context.Context, dsn string, opts Options) (*DB, error) {
 		pool.SetMaxIdleConns(32)
 		pool.SetConnMaxIdleTime(5 * time.Minute)
 		db.Engine, db.writer, db.reader = Postgres, pool, pool
-		db.gens = &generations{pool: pool, postgres: true, interval: minCheckInterval}
+		db.gens = &generations{pool: pool, postgres: true, interval: minCheckInterval, timeout: checkTimeout}
 		db.dsn = dsn
 	} else {
 		path := strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite://"), "file:")
@@ -163,7 +163,7 @@ func OpenWith(ctx context.Context, dsn string, opts Options) (*DB, error) {
 		gp.SetMaxOpenConns(1)
 		gp.SetMaxIdleConns(1)
 		gp.SetConnMaxLifetime(0)
-		db.gens = &generations{pool: gp, shmPath: walIndexPath(path), interval: minCheckInterval}
+		db.gens = &generations{pool: gp, shmPath: walIndexPath(path), interval: minCheckInterval, timeout: checkTimeout}
 		db.Engine, db.writer, db.reader = SQLite, w, r
 	}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)

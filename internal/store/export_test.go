@@ -49,3 +49,7 @@ func (db *DB) SetMaxGroupAge(d time.Duration) { db.group.maxAge = d }
 // SetCheckInterval sets how long a batched generation check waits after the last one, for a
 // test that tells a check started early from one that waited. Call it before the first check.
 func (db *DB) SetCheckInterval(d time.Duration) { db.gens.interval = d }
+
+// SetCheckTimeout sets the bound of one generation check, for a test that blocks one. Call
+// it before the first check.
+func (db *DB) SetCheckTimeout(d time.Duration) { db.gens.timeout = d }

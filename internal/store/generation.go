@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // generations tells whether the database may have changed, so that answers computed from it
@@ -29,6 +31,7 @@ type generations struct {
 	pool     *sql.DB // SQLite: one connection, used for nothing else; PostgreSQL: the read pool
 	postgres bool
 	interval time.Duration // minCheckInterval, but for tests
+	timeout  time.Duration // checkTimeout, but for tests
 
 	mu        sync.Mutex
 	conn      *sql.Conn   // the connection checks use, and nothing else (SQLite and PostgreSQL)
@@ -39,6 +42,11 @@ type generations struct {
 	inflight  *genCheck // the check running, if any
 	pending   *genCheck // the next check, which requests join until it starts
 	waits     uint64    // checks that waited to batch calls, for tests
+
+	// PostgreSQL only: the sum's statement prepared on conn, and the deadline set on conn's
+	// network connection (see sumShards), both with conn.
+	pgStmt     *pgconn.StatementDescription
+	pgDeadline time.Time
 
 	// SQLite only: the wal-index mapping and what it showed before the last pragma, all
 	// under mu (check, which alone changes them, reads them without it).
@@ -210,20 +218,23 @@ func (g *generations) fastCheck() (uint64, bool) {
 // that started it, so it is detached from that request's cancellation.
 const checkTimeout = 10 * time.Second
 
-// checkDetached is check, detached from ctx's cancellation and bounded by checkTimeout.
+// checkDetached is check, detached from ctx's cancellation and bounded by checkTimeout. On
+// PostgreSQL the round trip itself is bounded by its connection's deadline (sumShards): a
+// context with a deadline made pgx watch it, which with the context's own timer was a tenth of
+// a check's CPU.
 func (g *generations) checkDetached(ctx context.Context, start time.Time) (uint64, error) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), checkTimeout)
+	if g.postgres {
+		return g.sumShards(context.WithoutCancel(ctx))
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), g.timeout)
 	defer cancel()
 	return g.check(ctx, start)
 }
 
-// check returns the generation from SQLite (or PostgreSQL), noting the wal-index header read
-// just before for fastCheck; start is when the check began. Only one check runs at a time,
+// check returns the generation from SQLite, noting the wal-index header read just before for
+// fastCheck; start is when the check began. Only one check runs at a time,
 // so the dedicated connection is never shared.
 func (g *generations) check(ctx context.Context, start time.Time) (uint64, error) {
-	if g.postgres {
-		return g.sumShards(ctx)
-	}
 	var before walHeader
 	beforeOK := false
 	if g.shm != nil {
@@ -356,8 +367,8 @@ func (g *generations) close() {
 		g.mu.Lock()
 		defer g.mu.Unlock()
 		if g.conn != nil {
-			g.conn.Close()
-			g.conn = nil
+			discardConn(g.conn) // it has a deadline, which a connection of the pool must not
+			g.conn, g.pgStmt = nil, nil
 		}
 		return // the pool is the DB's own
 	}

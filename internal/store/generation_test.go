@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"path/filepath"
 	"sync"
@@ -194,6 +195,75 @@ func TestGenerationOnPostgres(t *testing.T) {
 	}
 	if p := db.GenerationBackend(); p == 0 || p == pid {
 		t.Fatalf("checks' backend %d after %d was terminated, want another", p, pid)
+	}
+}
+
+// A PostgreSQL check's round trip is bounded by its connection's deadline rather than by a
+// context: one that cannot read the generation (its table locked by another transaction)
+// fails within twice its bound, and once the lock is gone the next check answers, on another
+// connection.
+func TestGenerationCheckOnPostgresIsBounded(t *testing.T) {
+	if apitest.PostgresURL() == "" {
+		t.Skip("DOCSD_TEST_POSTGRES is not set")
+	}
+	t.Parallel()
+	ctx := context.Background()
+	url := apitest.DatabaseURL(t)
+	db, err := store.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const bound = 300 * time.Millisecond
+	db.SetCheckTimeout(bound)
+	g0, err := db.Generation(ctx, time.Now(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := db.GenerationBackend()
+
+	locker, err := sql.Open("pgx", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer locker.Close()
+	tx, err := locker.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `LOCK TABLE outbox_generation IN ACCESS EXCLUSIVE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	type answer struct {
+		gen uint64
+		err error
+	}
+	blocked := make(chan answer, 1)
+	go func() {
+		g, err := db.Generation(ctx, time.Now(), 1)
+		blocked <- answer{g, err}
+	}()
+	select {
+	case a := <-blocked:
+		if a.err == nil {
+			t.Fatalf("a check behind a lock answered %d", a.gen)
+		}
+	case <-time.After(2*bound + 3*time.Second):
+		t.Fatalf("a check behind a lock still runs after %s, with a bound of %s", 2*bound+3*time.Second, bound)
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	g1, err := db.Generation(ctx, time.Now(), 1)
+	if err != nil || g1 != g0 {
+		t.Fatalf("the check after the lock: %d, %v; want %d (no commit since)", g1, err, g0)
+	}
+	if p := db.GenerationBackend(); p == 0 || p == pid {
+		t.Fatalf("checks' backend %d after the one that timed out (%d), want another", p, pid)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -41,7 +42,10 @@ func serveBare(answersPath string) error {
 			http.NotFound(w, r)
 			return
 		}
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		// With its length, as docsd sends its answers: the same framing and writes.
+		h := w.Header()
+		h.Set("Content-Type", "application/json; charset=utf-8")
+		h.Set("Content-Length", strconv.Itoa(len(body)))
 		w.Write(body)
 	})}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)

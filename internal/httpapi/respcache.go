@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"strconv"
 	"time"
 
 	"docsd/internal/auth"
@@ -62,7 +63,9 @@ func (s *Server) serveCached(w http.ResponseWriter, r *http.Request, c auth.Call
 	key := c.UserID + "\n" + r.URL.Path + "?" + r.URL.RawQuery
 	if a, ok := s.cache.Get(key, gen); ok {
 		s.metrics.cacheHits.Inc()
-		w.Header().Set("Content-Type", a.contentType)
+		h := w.Header()
+		h.Set("Content-Type", a.contentType)
+		h.Set("Content-Length", strconv.Itoa(len(a.body))) // in one write (see writeLine)
 		w.WriteHeader(http.StatusOK)
 		w.Write(a.body)
 		return nil

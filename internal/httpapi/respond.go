@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 
 	"docsd/internal/apperr"
 	"docsd/internal/wire"
@@ -16,26 +17,27 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 	if err != nil {
 		return err
 	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	_, err = w.Write(append(b, '\n'))
-	if err != nil {
-		return errResponseWritten
-	}
-	return nil
+	return writeLine(w, status, append(b, '\n'))
 }
 
 // writeEncoded answers body, JSON already encoded compact by our own encoder: json.Marshal
 // would only check and compact it again.
 func writeEncoded(w http.ResponseWriter, status int, body []byte) error {
+	line := make([]byte, len(body)+1)
+	copy(line, body)
+	line[len(body)] = '\n'
+	return writeLine(w, status, line)
+}
+
+// writeLine answers line, a JSON value and its closing newline, with its length and in one
+// write: an answer larger than net/http's buffers sent chunked, or in two writes, took a
+// system call more (a third of the CPU of sending it).
+func writeLine(w http.ResponseWriter, status int, line []byte) error {
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(len(line)))
 	w.WriteHeader(status)
-	if _, err := w.Write(body); err != nil {
-		return errResponseWritten
-	}
-	if _, err := w.Write([]byte{'\n'}); err != nil {
+	if _, err := w.Write(line); err != nil {
 		return errResponseWritten
 	}
 	return nil
@@ -50,15 +52,15 @@ func okWithDocument(w http.ResponseWriter, page wire.Page, doc []byte) error {
 	if err != nil {
 		return err
 	}
-	out := make([]byte, 0, len(b)+len(doc)+len(`,"document":`)+1)
+	out := make([]byte, 0, len(b)+len(doc)+len(`,"document":`)+2)
 	out = append(out, b[:len(b)-1]...) // an object: drop its closing brace
 	if len(b) > 2 {
 		out = append(out, ',')
 	}
 	out = append(out, `"document":`...)
 	out = append(out, doc...)
-	out = append(out, '}')
-	return writeEncoded(w, http.StatusOK, out)
+	out = append(out, "}\n"...)
+	return writeLine(w, http.StatusOK, out)
 }
 
 // errResponseWritten tells the error renderer that the response is already under way.

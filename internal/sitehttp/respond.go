@@ -9,7 +9,9 @@ import (
 	"html/template"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"docsd/internal/apperr"
@@ -44,6 +46,9 @@ type renderedPage struct {
 	connect string
 	// The page it shows, for the site_view of a reader served from the cache.
 	siteSpaceID, pageID string
+
+	headersOnce          sync.Once
+	headers, bodyHeaders http.Header // see makeHeaders
 }
 
 // newRenderedPage makes a page's answer. The ETag is a hash of exactly what would be sent, so
@@ -55,9 +60,33 @@ func newRenderedPage(body []byte, styleHash string, private, noIndex bool) *rend
 		etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`}
 }
 
-// write answers the page, or 304 when the reader's copy is current.
+// write answers the page, or 304 when the reader's copy is current. Its headers are made
+// once, on its first answer (the page's fields are all set by then, and never after): a
+// cached page is answered many times, and setting each header (its key canonicalized, its
+// value allocated, the policy merged) was a tenth of a cached page's CPU. The body goes with
+// its length, in one write: chunked, an answer took a system call more.
 func (p *renderedPage) write(w http.ResponseWriter, r *http.Request) {
+	p.headersOnce.Do(p.makeHeaders)
 	h := w.Header()
+	for k, v := range p.headers {
+		h[k] = v
+	}
+	if matchesETag(r.Header.Get("If-None-Match"), p.etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	for k, v := range p.bodyHeaders {
+		h[k] = v
+	}
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(p.body)
+}
+
+// makeHeaders makes the headers of every answer of the page (headers) and those of its 200
+// (bodyHeaders). Each value is a slice of length and capacity 1, shared by every answer: a
+// handler adding a value to one appends into a new array, never into this one.
+func (p *renderedPage) makeHeaders() {
+	h := http.Header{}
 	securityHeaders(h)
 	if p.noIndex {
 		h.Set("X-Robots-Tag", "noindex")
@@ -71,13 +100,10 @@ func (p *renderedPage) write(w http.ResponseWriter, r *http.Request) {
 		h.Set("Cache-Control", "public, no-cache")
 	}
 	h.Set("Vary", "Cookie")
-	if matchesETag(r.Header.Get("If-None-Match"), p.etag) {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(p.body)
+	p.headers = h
+	p.bodyHeaders = http.Header{}
+	p.bodyHeaders.Set("Content-Type", "text/html; charset=utf-8")
+	p.bodyHeaders.Set("Content-Length", strconv.Itoa(len(p.body)))
 }
 
 // fresh reports whether a cached page may still be served at now.

@@ -2,12 +2,15 @@ package httpapi_test
 
 import (
 	"context"
+	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"docsd/internal/apitest"
+	"docsd/internal/site"
 	"docsd/internal/store"
 )
 
@@ -100,4 +103,54 @@ func TestAnswerCacheIsNeverStale(t *testing.T) {
 		e.Get(outsider, path).Expect(404)
 		e.Get(e.Admin, path).Expect(200)
 	})
+}
+
+// Answers larger than net/http's buffers go with their length, not chunked: a page's JSON
+// computed and then from the answer cache, an error, and a published page computed and then
+// from the site's page cache. Their lengths are what the body holds.
+func TestAnswersCarryTheirLength(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t)
+	sp := newSpace(t, e, e.Admin, e.Org, map[string]any{"title": "Long"})
+	long := strings.Repeat("A paragraph long enough to need more than one of net/http's buffers. ", 150)
+	replaceContent(t, e, e.Admin, sp, newTreeBuilder().doc("home", "", "Home", "home", long+"\n").tree)
+	sized := func(what string, status int, h http.Header, body []byte) {
+		t.Helper()
+		if got := h.Get("Content-Length"); got != strconv.Itoa(len(body)) {
+			t.Fatalf("%s: Content-Length %q for a body of %d bytes (status %d)", what, got, len(body), status)
+		}
+	}
+	path := "/v1/spaces/" + sp + "/content/page/home"
+	r := e.Get(e.Admin, path).Expect(200)
+	if len(r.Body) < 8<<10 {
+		t.Fatalf("the page's answer is %d bytes, want one past net/http's buffers", len(r.Body))
+	}
+	sized("a computed answer", r.Status, r.Header, r.Body)
+	// The outbox's consumers write shortly after the content did, which on SQLite moves the
+	// database's generation: a few attempts (as expectCacheHit makes).
+	for attempt := 0; ; attempt++ {
+		before := cacheHits(t, e)
+		again := e.Get(e.Admin, path).Expect(200)
+		if cacheHits(t, e) == before+1 {
+			sized("an answer from the cache", again.Status, again.Header, again.Body)
+			if string(again.Body) != string(r.Body) {
+				t.Fatal("the cached answer differs from the computed one")
+			}
+			break
+		}
+		if attempt == 5 {
+			t.Fatal("a repeated GET with no write in between was never served from the cache")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	nf := e.Get(e.Admin, "/v1/spaces/"+sp+"/content/page/nope").Expect(404)
+	sized("an error", nf.Status, nf.Header, nf.Body)
+
+	f := newSiteFixture(t, e, site.Public)
+	f.siteSpace("", sp, "guide", true, nil)
+	rd := newReader(t, e)
+	for _, what := range []string{"a published page", "a published page from the cache"} {
+		p := rd.get(f.path("")).expect(t, 200)
+		sized(what, p.Status, p.Header, []byte(p.Body))
+	}
 }

@@ -1,8 +1,9 @@
 // Command docsd-bench measures docsd under load against a bare net/http handler that answers
 // the same bytes, in the same run, on loopback. For each endpoint it prints requests/s, p50
 // and p99 latency and the servers' CPU time per request, and a verdict against the targets:
-// docsd must reach at least half the bare handler's requests/s, with a p99 at most twice its
-// p99. Ratios taken in one run hold on a shared, noisy machine where absolute figures do not.
+// a read must reach at least half the bare handler's requests/s, with a p99 at most twice its
+// p99 (a write has a goal of its own). Ratios taken in one run hold on a shared, noisy machine
+// where absolute figures do not.
 //
 //	go run ./cmd/docsd-bench [-duration 10s] [-warmup 2s] [-connections 64] [-endpoints all] [-postgres URL]
 //

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"net/http"
 	"runtime"
 	"strconv"
 	"text/tabwriter"
@@ -90,12 +91,20 @@ func (r report) print(w io.Writer) {
 			continue
 		}
 		b, d := t.Bare, t.Docsd
+		// The general targets are a read's: a write commits (and on PostgreSQL waits for
+		// the database's commit), which a bare handler answering bytes does not, so a
+		// write's figures against them are printed, not judged; its goal is its own
+		// (endpoint.MaxCPURatio).
+		judge, targetWord := verdict, "target"
+		if t.method() != http.MethodGet {
+			judge, targetWord = func(bool) string { return "info" }, "a read's target"
+		}
 		rate := ratio(d.perSecond(), b.perSecond())
-		fmt.Fprintf(w, "%s  %s: requests/s %.0f = %.0f%% of bare %.0f (target ≥ %.0f%%)\n",
-			verdict(rate >= minThroughputRatio), t.Route, d.perSecond(), 100*rate, b.perSecond(), 100*minThroughputRatio)
+		fmt.Fprintf(w, "%s  %s: requests/s %.0f = %.0f%% of bare %.0f (%s ≥ %.0f%%)\n",
+			judge(rate >= minThroughputRatio), t.Route, d.perSecond(), 100*rate, b.perSecond(), targetWord, 100*minThroughputRatio)
 		p99 := ratio(float64(d.Latency.quantile(0.99)), float64(b.Latency.quantile(0.99)))
-		fmt.Fprintf(w, "%s  %s: p99 %s ms = %.2f× bare %s ms (target ≤ %.0f×)\n",
-			verdict(p99 <= maxP99Ratio), t.Route, ms(d.Latency.quantile(0.99)), p99, ms(b.Latency.quantile(0.99)), maxP99Ratio)
+		fmt.Fprintf(w, "%s  %s: p99 %s ms = %.2f× bare %s ms (%s ≤ %.0f×)\n",
+			judge(p99 <= maxP99Ratio), t.Route, ms(d.Latency.quantile(0.99)), p99, ms(b.Latency.quantile(0.99)), targetWord, maxP99Ratio)
 		if len(d.Phases) > 1 {
 			lo, hi := phaseRatios(b, d)
 			fmt.Fprintf(w, "info  %s: requests/s vs bare per slice: %.0f%% to %.0f%%\n", t.Route, 100*lo, 100*hi)
@@ -108,8 +117,8 @@ func (r report) print(w io.Writer) {
 		}
 		if p := t.Postgres; p != nil {
 			slow := ratio(d.perSecond(), p.perSecond())
-			fmt.Fprintf(w, "%s  %s: PostgreSQL requests/s %.0f, SQLite's %.0f is %.2f× that (target ≤ %.1f×)\n",
-				verdict(p.perSecond() > 0 && slow <= maxPostgresSlowdown), t.Route, p.perSecond(), d.perSecond(), slow, maxPostgresSlowdown)
+			fmt.Fprintf(w, "%s  %s: PostgreSQL requests/s %.0f, SQLite's %.0f is %.2f× that (%s ≤ %.1f×)\n",
+				judge(p.perSecond() > 0 && slow <= maxPostgresSlowdown), t.Route, p.perSecond(), d.perSecond(), slow, targetWord, maxPostgresSlowdown)
 			r.goals(w, t, "docsd-pg", p)
 			if p.Errors > 0 {
 				fmt.Fprintf(w, "FAIL  %s: %d failed requests on docsd-pg; first: %s\n", t.Route, p.Errors, p.FirstErr)

@@ -144,19 +144,7 @@ func TestGenerationOnPostgres(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	url := apitest.DatabaseURL(t)
-	db, err := store.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	other, err := store.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	db, other := migratedAt(t, url), migratedAt(t, url)
 	write := func(v string) { t.Helper(); writeSetting(t, other, v) }
 	g0, err := db.Generation(ctx, time.Now(), 1)
 	if err != nil {
@@ -209,14 +197,7 @@ func TestGenerationCheckOnPostgresIsBounded(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	url := apitest.DatabaseURL(t)
-	db, err := store.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	db := migratedAt(t, url)
 	const bound = 300 * time.Millisecond
 	db.SetCheckTimeout(bound)
 	g0, err := db.Generation(ctx, time.Now(), 1)

@@ -154,18 +154,7 @@ func TestGroupCommitAcrossProcessesDoesNotDeadlock(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	url := apitest.DatabaseURL(t)
-	var dbs [2]*store.DB
-	for i := range dbs {
-		db, err := store.Open(ctx, url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		if err := db.Migrate(ctx); err != nil {
-			t.Fatal(err)
-		}
-		dbs[i] = db
-	}
+	dbs := [2]*store.DB{migratedAt(t, url), migratedAt(t, url)}
 	bump := func(q *store.Q, row string) error {
 		_, err := q.Exec(ctx, `UPDATE outbox_cursors SET failures = failures + 1 WHERE consumer = ?`, row)
 		return err
@@ -351,8 +340,15 @@ func TestGroupCommitDefersStatementsToTheNextRoundTrip(t *testing.T) {
 // migratedDB opens the test's database, migrated, closed when the test ends.
 func migratedDB(t *testing.T) *store.DB {
 	t.Helper()
+	return migratedAt(t, apitest.DatabaseURL(t))
+}
+
+// migratedAt opens the database at url, migrated, closed when the test ends: called again
+// with the same url, another handle on it, as another instance of a fleet has.
+func migratedAt(t *testing.T, url string) *store.DB {
+	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, apitest.DatabaseURL(t))
+	db, err := store.Open(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}

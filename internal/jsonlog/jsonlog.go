@@ -144,12 +144,34 @@ func appendMillis(b []byte, d time.Duration) []byte {
 }
 
 // plain reports whether s is written as is inside a JSON string by slog: printable ASCII
-// without quote or backslash.
+// without quote or backslash. It looks at eight bytes at a time: byte by byte, it was a
+// quarter of a request line's cost.
 func plain(s string) bool {
+	for ; len(s) >= 8; s = s[8:] {
+		w := s[:8] // one bounds check, and one load
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		if !plainWord(x) {
+			return false
+		}
+	}
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
 			return false
 		}
 	}
 	return true
+}
+
+// plainWord reports whether none of x's eight bytes is below 0x20, above 0x7e, '"' or '\\'.
+// Each test sets a byte's high bit when some byte of x fails it (the borrows and carries
+// of the arithmetic start only at a byte that fails, so they never flag a word that passes).
+func plainWord(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	below := (x - 0x20*ones) &^ x // a byte < 0x20
+	above := (x + ones) | x       // a byte > 0x7e: adding one reaches 0x80
+	q, b := x^('"'*ones), x^('\\'*ones)
+	quote := (q - ones) &^ q // a byte equal to '"'
+	backslash := (b - ones) &^ b
+	return (below|above|quote|backslash)&highs == 0
 }

@@ -80,3 +80,55 @@ func TestRequestFollowsTheLevel(t *testing.T) {
 		t.Fatalf("the handler's own records: %s", out.String())
 	}
 }
+
+// plainByByte is plain's definition, one byte at a time.
+func plainByByte(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// plain, which reads eight bytes at a time, agrees with its definition for every byte value
+// at every place of a word and of the tail, beside every other byte value, and on strings
+// of every length up to three words made of plain bytes with one that is not.
+func TestPlainAgreesWithItsDefinition(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		if got, want := plain(s), plainByByte(s); got != want {
+			t.Fatalf("plain(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for c := range 256 {
+		for d := range 256 {
+			for at := range 11 { // the first word's places, then the tail's
+				b := []byte("abcdefgh~!#")
+				b[at] = byte(c)
+				b[(at+1)%len(b)] = byte(d)
+				check(string(b))
+			}
+		}
+	}
+	for n := range 25 {
+		s := bytes.Repeat([]byte{'a'}, n)
+		check(string(s))
+		for i := range n {
+			for _, c := range []byte{0, 0x1f, 0x20, '"', '\\', 0x7e, 0x7f, 0x80, 0xff} {
+				b := bytes.Clone(s)
+				b[i] = c
+				check(string(b))
+			}
+		}
+	}
+}
+
+func BenchmarkPlain(b *testing.B) {
+	path := "/v1/spaces/8ZrUcBLLhCXSZa2uyaEa/content/page/p0251"
+	for b.Loop() {
+		if !plain(path) {
+			b.Fatal("not plain")
+		}
+	}
+}

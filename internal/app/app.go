@@ -335,6 +335,9 @@ func (a *App) Serve(ctx context.Context) error {
 	listenCtx, stopListening := context.WithCancel(ctx)
 	defer stopListening()
 	go a.DB.ListenEvents(listenCtx, a.Outbox.Wake)
+	// On PostgreSQL, reads stop asking the database whether it changed once the lease holds;
+	// the DB gives it up when it closes.
+	a.DB.HoldLease()
 	go a.RateLimiter.Run(ctx, time.Second, func(err error) { a.Log.Warn("rate limit counts not shared", "err", err) })
 	errc := make(chan error, 1)
 	go func() { errc <- a.http.Serve(a.listener) }()

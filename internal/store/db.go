@@ -53,6 +53,11 @@ type DB struct {
 	group groupCommit  // SQLite's write transactions, committed in groups (groupcommit.go)
 	dsn   string       // PostgreSQL's URL, for the connection that listens for events
 
+	// PostgreSQL: the lease this process holds, if any (lease.go), and what its writes know
+	// of the instances holding one (instances.go).
+	lease     atomic.Pointer[lease]
+	instances instances
+
 	// statements counts the statements run through Q, for tests and benchmarks that check
 	// how many round trips an operation costs.
 	statements atomic.Uint64
@@ -185,6 +190,9 @@ func (db *DB) Close() error {
 	}
 	db.stmts = map[*sql.DB]map[string]*sql.Stmt{}
 	db.mu.Unlock()
+	if l := db.lease.Load(); l != nil {
+		l.close() // before the pools: writes elsewhere stop waiting for this process
+	}
 	if db.gens != nil {
 		db.gens.close()
 	}
@@ -285,6 +293,7 @@ type Q struct {
 	// commitInline: PostgreSQL's beforeCommit may end its last statement with the COMMIT
 	// (see finishPostgres), and then sets committed.
 	commitInline, committed bool
+	members                 int64 // PostgreSQL: what the commit's generation move returned (instances.go)
 
 	events      []outbox.Event // written just before commit (outbox.go)
 	afterCommit []func()

@@ -53,3 +53,33 @@ func (db *DB) SetCheckInterval(d time.Duration) { db.gens.interval = d }
 // SetCheckTimeout sets the bound of one generation check, for a test that blocks one. Call
 // it before the first check.
 func (db *DB) SetCheckTimeout(d time.Duration) { db.gens.timeout = d }
+
+// HoldLeaseFor is HoldLease with a lease of the given length, renewal interval and margin,
+// for tests that wait for one to run out.
+func (db *DB) HoldLeaseFor(duration, renewEvery, margin time.Duration) {
+	db.holdLease(duration, renewEvery, margin)
+}
+
+// LeaseTrusted reports whether reads answer from the lease now.
+func (db *DB) LeaseTrusted() bool {
+	l := db.lease.Load()
+	if l == nil {
+		return false
+	}
+	_, ok := l.generation()
+	return ok
+}
+
+// LeaseListener is the backend process of the lease's listening connection (0 before it has
+// one), and LeaseID the lease's row.
+func (db *DB) LeaseListener() uint32 { return db.lease.Load().pid.Load() }
+func (db *DB) LeaseID() string       { return db.lease.Load().id }
+
+// InstanceWaitsGivenUp is how many writes stopped waiting for the instances at maxAckWait.
+func (db *DB) InstanceWaitsGivenUp() uint64 { return db.instances.gaveUp.Load() }
+
+// GenerationRoundTrips is how many generation checks asked PostgreSQL.
+func (db *DB) GenerationRoundTrips() uint64 { return db.gens.roundTrips.Load() }
+
+// TrustedGeneration tells a generation given by a lease from one the database gave.
+func TrustedGeneration(gen uint64) bool { return gen&trustedBit != 0 }

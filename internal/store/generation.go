@@ -26,7 +26,9 @@ import (
 // it commits (Q.beforeCommit), and the generation is the sum of those rows: a read that
 // starts after a commit was acknowledged sees a larger sum than any read that ended before
 // it, on every instance sharing the database. The read is one round trip, shared by the
-// requests that wait for it (see Generation).
+// requests that wait for it (see Generation), made only while this process holds no lease
+// (lease.go): with one, writes wait until every instance has taken them in, and the lease's
+// counter answers.
 type generations struct {
 	pool     *sql.DB // SQLite: one connection, used for nothing else; PostgreSQL: the read pool
 	postgres bool
@@ -59,6 +61,8 @@ type generations struct {
 	seenGen  uint64        // what that pragma answered
 	pragmaAt time.Time     // when that pragma's check started
 	pragmas  atomic.Uint64 // pragmas run, for tests
+
+	roundTrips atomic.Uint64 // PostgreSQL: checks that asked the database, for tests
 }
 
 // maxHeaderTrust is how long an unchanged wal-index header stands in for the pragma. The
@@ -112,6 +116,11 @@ func (db *DB) Generation(ctx context.Context, since time.Time, inFlight int64) (
 	g := db.gens
 	if g == nil {
 		return 0, ErrNoGeneration
+	}
+	if l := db.lease.Load(); l != nil {
+		if gen, ok := l.generation(); ok {
+			return gen, nil
+		}
 	}
 	g.mu.Lock()
 	if !g.lastStart.IsZero() && !g.lastStart.Before(since) {

@@ -37,6 +37,7 @@ func (g *generations) sumShards(ctx context.Context) (uint64, error) {
 		g.mu.Unlock()
 	}
 	var n uint64
+	g.roundTrips.Add(1)
 	err := conn.Raw(func(dc any) error {
 		pc := dc.(*stdlib.Conn).Conn().PgConn()
 		// Every round trip gets between checkTimeout and twice that, and the deadline is

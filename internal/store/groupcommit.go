@@ -344,6 +344,10 @@ func (g *groupCommit) finish(db *DB, grp *writeGroup) bool {
 		db.prepareForWrites(context.Background(), grp.unprepared)
 	}
 	<-g.turn
+	if grp.err == nil && grp.pg != nil && grp.writes > 0 {
+		// Before the writes return: the instances holding leases must have taken them in.
+		db.committed(grp.batch.members)
+	}
 	close(grp.done)
 	if grp.err == nil {
 		for _, f := range grp.batch.afterCommit {

@@ -65,8 +65,9 @@ func (q *Q) beforeCommit(ctx context.Context) error {
 		}
 	}
 	if q.db.Engine == Postgres {
-		// Any write may change an answer: see generation.go.
-		if _, err := q.Exec(ctx, `UPDATE outbox_generation SET n = n + 1 WHERE shard = ?`, rand.IntN(generationShards)); err != nil {
+		// Any write may change an answer: see generation.go; members, see instances.go.
+		if err := q.QueryRow(ctx, `UPDATE outbox_generation SET n = n + 1 WHERE shard = ? RETURNING members`,
+			rand.IntN(generationShards)).Scan(&q.members); err != nil {
 			return fmt.Errorf("move generation: %w", err)
 		}
 	}
@@ -88,7 +89,7 @@ const pgEventRow = `(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(?
 func (q *Q) finishPostgres(ctx context.Context) error {
 	shard := rand.IntN(generationShards)
 	if len(q.events) == 0 {
-		if err := q.lastExec(ctx, `UPDATE outbox_generation SET n = n + 1 WHERE shard = ?`, shard); err != nil {
+		if err := q.lastMembers(ctx, `UPDATE outbox_generation SET n = n + 1 WHERE shard = ? RETURNING members`, shard); err != nil {
 			return fmt.Errorf("move generation: %w", err)
 		}
 		return nil
@@ -101,12 +102,13 @@ func (q *Q) finishPostgres(ctx context.Context) error {
 		// their events written together (groupcommit.go).
 		args = append(args, i+1, e.Kind, e.OrgID, e.SpaceID, e.Subject, string(e.Data), Micros(e.At))
 	}
-	if err := q.lastExec(ctx, `WITH s AS (UPDATE outbox_state SET seq = seq + CAST(? AS BIGINT) WHERE id = 1 RETURNING seq),
-		g AS (UPDATE outbox_generation SET n = n + 1 WHERE shard = CAST(? AS INTEGER)),
+	if err := q.lastMembers(ctx, `WITH s AS (UPDATE outbox_state SET seq = seq + CAST(? AS BIGINT) WHERE id = 1 RETURNING seq),
+		g AS (UPDATE outbox_generation SET n = n + 1 WHERE shard = CAST(? AS INTEGER) RETURNING members),
 		w AS (INSERT INTO outbox_events (seq, kind, org_id, space_id, subject, data, created_at)
 			SELECT s.seq - `+fmt.Sprint(n)+` + v.i, v.kind, v.org_id, v.space_id, v.subject, v.data, v.created_at
-			FROM s, (VALUES `+valuesList(n, 0, pgEventRow)+`) AS v (i, kind, org_id, space_id, subject, data, created_at))
-		SELECT pg_notify('`+notifyChannel+`', '')`, args...); err != nil {
+			FROM s, (VALUES `+valuesList(n, 0, pgEventRow)+`) AS v (i, kind, org_id, space_id, subject, data, created_at)),
+		e AS (SELECT pg_notify('`+notifyChannel+`', ''))
+		SELECT g.members FROM g, e`, args...); err != nil {
 		return fmt.Errorf("write events: %w", err)
 	}
 	if wake := q.db.eventsWritten.Load(); wake != nil {
@@ -115,16 +117,17 @@ func (q *Q) finishPostgres(ctx context.Context) error {
 	return nil
 }
 
-// lastExec runs the last statement of a transaction on PostgreSQL; with commitInline, the
-// COMMIT is sent with it, in one round trip: the statement's arguments are then written into
-// its text by the driver (its simple protocol) rather than sent apart. Should the statement
-// fail, the COMMIT does not run, and the transaction is left to be rolled back.
-func (q *Q) lastExec(ctx context.Context, query string, args ...any) error {
+// lastMembers runs the last statement of a transaction on PostgreSQL, which moves the
+// generation and returns outbox_generation.members (into q.members: see instances.go); with
+// commitInline, the COMMIT is sent with it, in one round trip: the statement's arguments are
+// then written into its text by the driver (its simple protocol) rather than sent apart, and
+// the COMMIT's outcome is read with the rows. Should the statement fail, the COMMIT does not
+// run, and the transaction is left to be rolled back.
+func (q *Q) lastMembers(ctx context.Context, query string, args ...any) error {
 	if !q.commitInline {
-		_, err := q.Exec(ctx, query, args...)
-		return err
+		return q.QueryRow(ctx, query, args...).Scan(&q.members)
 	}
-	if _, err := q.Exec(ctx, query+`; COMMIT`, append([]any{pgx.QueryExecModeSimpleProtocol}, args...)...); err != nil {
+	if err := q.QueryRow(ctx, query+`; COMMIT`, append([]any{pgx.QueryExecModeSimpleProtocol}, args...)...).Scan(&q.members); err != nil {
 		return err
 	}
 	q.committed = true

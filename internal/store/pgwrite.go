@@ -160,7 +160,7 @@ func (w *pgWrite) dropOwn() {
 	w.pending = kept
 }
 
-// simple reports whether args ask for the simple protocol (Q.lastExec), which a batch
+// simple reports whether args ask for the simple protocol (Q.lastMembers), which a batch
 // cannot carry.
 func simple(args []any) bool {
 	if len(args) == 0 {
@@ -298,7 +298,10 @@ func (w *pgWrite) exec(ctx context.Context, query string, args []any) (sql.Resul
 
 // query runs a statement that returns rows, with the pending ones.
 func (w *pgWrite) query(ctx context.Context, query string, args []any) (*Rows, error) {
-	if len(w.pending) == 0 {
+	if len(w.pending) == 0 || simple(args) {
+		if err := w.flush(ctx); err != nil {
+			return nil, err
+		}
 		w.trips.Add(1)
 		rows, err := w.pc.Query(ctx, query, args...)
 		if err != nil {

@@ -286,12 +286,20 @@ func (l *lease) takeIn(ctx context.Context, ctl *pgx.Conn, channel string) error
 }
 
 // giveUp ends trust and deletes the lease's row, so that writes stop waiting for it; should
-// that fail, the row expires.
+// that fail, the row expires. ctl may have been closed by a statement that the lease's end
+// interrupted: another connection is opened then.
 func (l *lease) giveUp(ctl *pgx.Conn) {
 	l.lapse()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	ctl.Exec(ctx, `DELETE FROM instance_leases WHERE id = $1`, l.id)
+	const drop = `DELETE FROM instance_leases WHERE id = $1`
+	if _, err := ctl.Exec(ctx, drop, l.id); err == nil {
+		return
+	}
+	if conn, err := pgx.Connect(ctx, l.db.dsn); err == nil {
+		conn.Exec(ctx, drop, l.id)
+		conn.Close(ctx)
+	}
 }
 
 // changesChannel is the channel of a schema's writes and acknowledgements: instances of

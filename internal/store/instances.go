@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,7 +18,8 @@ type instances struct {
 	known bool  // epoch and alone were read
 	epoch int64 // outbox_generation.members when they were
 	alone bool  // no other instance had a row then
-	acks  chan struct{}
+	acks  chan struct{}    // closed at the next acknowledgement heard
+	heard map[string]int64 // the largest sum each instance was heard acknowledging
 
 	gaveUp atomic.Uint64 // writes that stopped waiting at maxAckWait, for tests
 }
@@ -43,14 +46,27 @@ func (s *instances) saw(epoch int64, others int64) {
 	}
 }
 
-// acknowledged wakes the writes waiting for the instances: one of them took writes in.
-func (s *instances) acknowledged() {
+// acknowledged notes that instance id has seen the sum seen, and wakes the writes waiting.
+func (s *instances) acknowledged(id string, seen int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.heard == nil {
+		s.heard = map[string]int64{}
+	}
+	if seen > s.heard[id] {
+		s.heard[id] = seen
+	}
 	if s.acks != nil {
 		close(s.acks)
 		s.acks = nil
 	}
+}
+
+// stillPending returns the instances of ids not heard acknowledging sum or more.
+func (s *instances) stillPending(ids []string, sum int64) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.DeleteFunc(ids, func(id string) bool { return s.heard[id] >= sum })
 }
 
 // ackSignal is closed at the next acknowledgement heard.
@@ -78,7 +94,10 @@ func (db *DB) committed(epoch int64) {
 
 // awaitInstances notifies the channel of a write that committed and waits until every other
 // instance whose lease runs has seen the generation sum read with the notification (which
-// counts the write), at most maxAckWait. own is this process's lease, if it holds one. The
+// counts the write), at most maxAckWait. own is this process's lease, if it holds one: its
+// listening connection hears the acknowledgements, each naming its instance and sum, so a
+// write asks the database again only every poll, for instances that may have stopped
+// (asking at every acknowledgement made each one cost a statement per write waiting). The
 // rows of instances gone for a minute are deleted on the way: while one is left, every write
 // comes here (the statement still counts it, and the next write finds it gone).
 func (db *DB) awaitInstances(own *lease) {
@@ -88,16 +107,18 @@ func (db *DB) awaitInstances(own *lease) {
 	poll := 20 * time.Millisecond // without a listener of its own, the process asks again
 	if own != nil {
 		me = own.id
-		poll = 100 * time.Millisecond // acknowledgements wake it; asking again is the fallback
+		poll = 100 * time.Millisecond
 	}
-	var sum, epoch, others, pending int64
+	var sum, epoch, others int64
+	var pending string
 	for {
 		err := db.reader.QueryRowContext(ctx, `WITH s AS (SELECT COALESCE(SUM(n), 0)::BIGINT AS g,
 				COALESCE(MAX(members), 0)::BIGINT AS m FROM outbox_generation),
 			c AS (SELECT pg_notify(`+changesChannelSQL+`, $2)),
 			d AS (DELETE FROM instance_leases WHERE expires_at < clock_timestamp() - interval '1 minute')
 			SELECT s.g, s.m, (SELECT count(*) FROM instance_leases WHERE id <> $1),
-				(SELECT count(*) FROM instance_leases WHERE id <> $1 AND expires_at > clock_timestamp() AND seen < s.g)
+				(SELECT COALESCE(string_agg(id, ','), '') FROM instance_leases
+					WHERE id <> $1 AND expires_at > clock_timestamp() AND seen < s.g)
 			FROM s, c`, me, "c"+me).Scan(&sum, &epoch, &others, &pending)
 		if err == nil {
 			break
@@ -108,9 +129,14 @@ func (db *DB) awaitInstances(own *lease) {
 		}
 	}
 	db.instances.saw(epoch, others)
-	for pending > 0 {
+	ids := splitIDs(pending)
+	next := time.Now().Add(poll)
+	for {
 		signal := db.instances.ackSignal()
-		t := time.NewTimer(poll)
+		if ids = db.instances.stillPending(ids, sum); len(ids) == 0 {
+			return
+		}
+		t := time.NewTimer(time.Until(next))
 		select {
 		case <-signal:
 		case <-t.C:
@@ -121,11 +147,25 @@ func (db *DB) awaitInstances(own *lease) {
 			db.instances.gaveUp.Add(1)
 			return
 		}
-		if err := db.reader.QueryRowContext(ctx, `SELECT count(*) FROM instance_leases
-			WHERE id <> $1 AND expires_at > clock_timestamp() AND seen < $2`, me, sum).Scan(&pending); err != nil {
-			pending = 1 // asked again at the next acknowledgement or poll
+		if time.Now().Before(next) {
+			continue
 		}
+		// Those not heard from may have stopped, or been heard by no listener of this process.
+		if err := db.reader.QueryRowContext(ctx, `SELECT COALESCE(string_agg(id, ','), '') FROM instance_leases
+			WHERE id = ANY(string_to_array($1, ',')) AND expires_at > clock_timestamp() AND seen < $2`,
+			strings.Join(ids, ","), sum).Scan(&pending); err == nil {
+			ids = splitIDs(pending)
+		}
+		next = time.Now().Add(poll)
 	}
+}
+
+// splitIDs reads a list of lease ids joined by commas (they are letters and digits).
+func splitIDs(list string) []string {
+	if list == "" {
+		return nil
+	}
+	return strings.Split(list, ",")
 }
 
 // sleepCtx sleeps for d unless ctx ends first; it reports whether ctx is still alive.

@@ -214,8 +214,8 @@ func (l *lease) hold(ctx context.Context) (registered bool) {
 }
 
 // listen dispatches the channel's notifications until the connection fails or ctx ends:
-// "c<id>" a write of instance id to take in, "a" an acknowledgement writes may be waiting
-// for, "p<id>:<n>" instance id's ping n.
+// "c<id>" a write of instance id to take in, "a<id>:<sum>" instance id's acknowledgement of
+// sum, which writes may be waiting for, "p<id>:<n>" instance id's ping n.
 func (l *lease) listen(ctx context.Context, conn *pgx.Conn) {
 	for {
 		n, err := conn.WaitForNotification(ctx)
@@ -224,8 +224,12 @@ func (l *lease) listen(ctx context.Context, conn *pgx.Conn) {
 		}
 		p := n.Payload
 		switch {
-		case p == "a":
-			l.db.instances.acknowledged()
+		case strings.HasPrefix(p, "a"):
+			if id, n, ok := strings.Cut(p[1:], ":"); ok {
+				if seen, err := strconv.ParseInt(n, 10, 64); err == nil {
+					l.db.instances.acknowledged(id, seen)
+				}
+			}
 		case strings.HasPrefix(p, "c"):
 			if p[1:] != l.id {
 				select {
@@ -281,7 +285,7 @@ func (l *lease) takeIn(ctx context.Context, ctl *pgx.Conn, channel string) error
 	}
 	l.counter.Add(1)
 	_, err := ctl.Exec(ctx, `WITH u AS (UPDATE instance_leases SET seen = GREATEST(seen, $2) WHERE id = $1 RETURNING id)
-		SELECT pg_notify($3, 'a') FROM u`, l.id, sum, channel)
+		SELECT pg_notify($3, $4) FROM u`, l.id, sum, channel, "a"+l.id+":"+strconv.FormatInt(sum, 10))
 	return err
 }
 

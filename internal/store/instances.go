@@ -15,9 +15,9 @@ import (
 // instances to take it in (awaitInstances).
 type instances struct {
 	mu    sync.Mutex
-	known bool  // epoch and alone were read
-	epoch int64 // outbox_generation.members when they were
-	alone bool  // no other instance had a row then
+	known bool             // epoch and alone were read
+	epoch int64            // outbox_generation.members when they were
+	alone bool             // no other instance had a row then
 	acks  chan struct{}    // closed at the next acknowledgement heard
 	heard map[string]int64 // the largest sum each instance was heard acknowledging
 

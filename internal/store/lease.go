@@ -167,6 +167,7 @@ func (l *lease) hold(ctx context.Context) (registered bool) {
 	if _, err := listener.Exec(hctx, `LISTEN `+pgx.Identifier{channel}.Sanitize()); err != nil {
 		return false
 	}
+	l.pinged.Store(0) // this connection's pings count from 1 again
 	lost := make(chan struct{})
 	go func() {
 		defer close(lost)
@@ -178,8 +179,14 @@ func (l *lease) hold(ctx context.Context) (registered bool) {
 	}()
 	defer l.giveUp(ctl)
 
+	// Every statement is bounded by the lease's length: one that takes longer has lost the
+	// lease anyway, and a connection that stopped answering must not hold this loop.
+	bounded := func() (context.Context, context.CancelFunc) { return context.WithTimeout(hctx, l.duration) }
 	sent := time.Now()
-	if err := l.register(hctx, ctl); err != nil {
+	sctx, done := bounded()
+	err = l.register(sctx, ctl)
+	done()
+	if err != nil {
 		return false
 	}
 	l.trust(sent, true)
@@ -193,7 +200,10 @@ func (l *lease) hold(ctx context.Context) (registered bool) {
 		case <-lost:
 			return true
 		case <-l.want:
-			if err := l.takeIn(hctx, ctl, channel); err != nil {
+			sctx, done := bounded()
+			err := l.takeIn(sctx, ctl, channel)
+			done()
+			if err != nil {
 				return true
 			}
 		case <-ticker.C:
@@ -204,7 +214,9 @@ func (l *lease) hold(ctx context.Context) (registered bool) {
 			}
 			ping++
 			sent := time.Now()
-			renewed, err := l.renew(hctx, ctl, channel, ping)
+			sctx, done := bounded()
+			renewed, err := l.renew(sctx, ctl, channel, ping)
+			done()
 			if err != nil || !renewed {
 				return true
 			}

@@ -2,6 +2,10 @@ package store_test
 
 import (
 	"context"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -197,6 +201,51 @@ func TestLeaseLapsesWithItsListeningConnection(t *testing.T) {
 	touch(t, b)
 	if generation(t, a) == ga {
 		t.Fatal("a write on b is not seen on a once its lease holds again")
+	}
+	if n := b.InstanceWaitsGivenUp(); n != 0 {
+		t.Fatalf("%d writes stopped waiting for the instances", n)
+	}
+}
+
+// An instance whose listening connection goes silent, open but no longer hearing anything
+// (here its backend is stopped with SIGSTOP), notices from its own pings, which renewals send
+// and it no longer hears: it gives its lease up, so writes elsewhere do not wait for it to
+// run out, asks the database meanwhile, and holds a new lease on a new connection.
+func TestLeaseLapsesWhenItsListeningConnectionGoesSilent(t *testing.T) {
+	if apitest.PostgresURL() == "" {
+		t.Skip("DOCSD_TEST_POSTGRES is not set")
+	}
+	t.Parallel()
+	url := apitest.DatabaseURL(t)
+	a, b := leased(t, url), leased(t, url)
+	pid := int(a.LeaseListener())
+	comm, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+	if err != nil || !strings.HasPrefix(string(comm), "postgres") {
+		t.Skipf("backend %d is not a process of this machine (%v): it cannot be stopped", pid, err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Skipf("cannot stop PostgreSQL's backend %d: %v", pid, err)
+	}
+	// Resumed whatever happens, even should it have been stopped holding a lock that others
+	// need: by then the instance has closed its end, and the backend exits.
+	resume := time.AfterFunc(3*time.Second, func() { syscall.Kill(pid, syscall.SIGCONT) })
+	defer func() {
+		resume.Stop()
+		syscall.Kill(pid, syscall.SIGCONT)
+	}()
+	for i := range 20 {
+		ga := generation(t, a)
+		touch(t, b)
+		if generation(t, a) == ga {
+			t.Fatalf("write %d on b is not seen on a", i)
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for int(a.LeaseListener()) == pid || !a.LeaseTrusted() {
+		if time.Now().After(deadline) {
+			t.Fatal("the lease did not hold again on a new connection within 10s")
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 	if n := b.InstanceWaitsGivenUp(); n != 0 {
 		t.Fatalf("%d writes stopped waiting for the instances", n)

@@ -75,6 +75,9 @@ func (db *DB) LeaseTrusted() bool {
 func (db *DB) LeaseListener() uint32 { return db.lease.Load().pid.Load() }
 func (db *DB) LeaseID() string       { return db.lease.Load().id }
 
+// InstanceAwaits is how many commits asked after the instances holding leases.
+func (db *DB) InstanceAwaits() uint64 { return db.instances.awaited.Load() }
+
 // InstanceWaitsGivenUp is how many writes stopped waiting for the instances at maxAckWait.
 func (db *DB) InstanceWaitsGivenUp() uint64 { return db.instances.gaveUp.Load() }
 

@@ -21,7 +21,8 @@ type instances struct {
 	acks  chan struct{}    // closed at the next acknowledgement heard
 	heard map[string]int64 // the largest sum each instance was heard acknowledging
 
-	gaveUp atomic.Uint64 // writes that stopped waiting at maxAckWait, for tests
+	awaited atomic.Uint64 // commits that asked after the instances, for tests
+	gaveUp  atomic.Uint64 // writes that stopped waiting at maxAckWait, for tests
 }
 
 // maxAckWait bounds a write's wait for the instances. An instance that died, or cannot hear
@@ -101,6 +102,7 @@ func (db *DB) committed(epoch int64) {
 // rows of instances gone for a minute are deleted on the way: while one is left, every write
 // comes here (the statement still counts it, and the next write finds it gone).
 func (db *DB) awaitInstances(own *lease) {
+	db.instances.awaited.Add(1)
 	ctx, cancel := context.WithTimeout(context.Background(), maxAckWait)
 	defer cancel()
 	me := ""

@@ -257,22 +257,34 @@ func (l *lease) listen(ctx context.Context, conn *pgx.Conn) {
 	}
 }
 
-// register writes the lease's row (see lease).
+// register writes the lease's row (see lease). The process's writes learn the new members
+// value, and who else is registered, from it: the rows are locked, so no other registration
+// comes between, and its own would otherwise send the next write to ask.
 func (l *lease) register(ctx context.Context, ctl *pgx.Conn) error {
-	return pgx.BeginFunc(ctx, ctl, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `UPDATE outbox_generation SET members = members + 1`); err != nil {
+	var epoch, others int64
+	err := pgx.BeginFunc(ctx, ctl, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `WITH u AS (UPDATE outbox_generation SET members = members + 1 RETURNING members)
+			SELECT COALESCE(MAX(members), 0)::BIGINT FROM u`).Scan(&epoch)
+		if err != nil {
 			return err
 		}
 		// Rows of instances gone long ago: while one is left, every write asks after it.
 		if _, err := tx.Exec(ctx, `DELETE FROM instance_leases WHERE expires_at < clock_timestamp() - interval '1 minute'`); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO instance_leases (id, expires_at, seen)
+		_, err = tx.Exec(ctx, `INSERT INTO instance_leases (id, expires_at, seen)
 			VALUES ($1, clock_timestamp() + make_interval(secs => $2), (SELECT COALESCE(SUM(n), 0) FROM outbox_generation))
 			ON CONFLICT (id) DO UPDATE SET expires_at = EXCLUDED.expires_at, seen = EXCLUDED.seen`,
 			l.id, l.duration.Seconds())
-		return err
+		if err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `SELECT count(*) FROM instance_leases WHERE id <> $1`, l.id).Scan(&others)
 	})
+	if err == nil {
+		l.db.instances.saw(epoch, others)
+	}
+	return err
 }
 
 // renew extends the lease's row if it has not expired, with ping n: it reports false when

@@ -251,3 +251,46 @@ func TestLeaseLapsesWhenItsListeningConnectionGoesSilent(t *testing.T) {
 		t.Fatalf("%d writes stopped waiting for the instances", n)
 	}
 }
+
+// A write alone on its database asks after no instance: its commit's statement tells it that
+// none registered since it last looked. It looks again once another registers, and keeps
+// looking while that one is there (its writes must wait for it), until it has gone.
+func TestLeaseWriteAloneAsksAfterNoInstance(t *testing.T) {
+	if apitest.PostgresURL() == "" {
+		t.Skip("DOCSD_TEST_POSTGRES is not set")
+	}
+	t.Parallel()
+	url := apitest.DatabaseURL(t)
+	a := leased(t, url)
+	touch(t, a) // the first write learns who is there
+	asked := a.InstanceAwaits()
+	for range 20 {
+		touch(t, a)
+	}
+	if n := a.InstanceAwaits() - asked; n != 0 {
+		t.Fatalf("20 writes alone on the database asked after the instances %d times", n)
+	}
+
+	b, err := store.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.HoldLeaseFor(testLease, testLeaseRenew, testLeaseSlack)
+	waitTrusted(t, b)
+	asked = a.InstanceAwaits()
+	for range 5 {
+		touch(t, a)
+	}
+	if n := a.InstanceAwaits() - asked; n != 5 {
+		t.Fatalf("with another instance holding a lease, 5 writes asked after it %d times", n)
+	}
+	b.Close()
+	touch(t, a) // finds it gone
+	asked = a.InstanceAwaits()
+	for range 5 {
+		touch(t, a)
+	}
+	if n := a.InstanceAwaits() - asked; n != 0 {
+		t.Fatalf("once the other instance closed, 5 writes asked after the instances %d times", n)
+	}
+}

@@ -177,33 +177,39 @@ func TestLeaseLapsesWithItsListeningConnection(t *testing.T) {
 	url := apitest.DatabaseURL(t)
 	a, b := leased(t, url), leased(t, url)
 	first := a.LeaseListener()
-	for i := range 40 {
-		if i == 10 {
-			var ok bool
-			if err := b.Read().QueryRow(ctx, `SELECT pg_terminate_backend(CAST(? AS INTEGER))`, int64(first)).Scan(&ok); err != nil || !ok {
-				t.Fatalf("terminate the listening backend: %v %v", ok, err)
-			}
-		}
-		ga := generation(t, a)
-		touch(t, b)
-		if generation(t, a) == ga {
-			t.Fatalf("write %d on b is not seen on a", i)
+	writesSeen(t, b, a, 10)
+	var ok bool
+	if err := b.Read().QueryRow(ctx, `SELECT pg_terminate_backend(CAST(? AS INTEGER))`, int64(first)).Scan(&ok); err != nil || !ok {
+		t.Fatalf("terminate the listening backend: %v %v", ok, err)
+	}
+	writesSeen(t, b, a, 30)
+	heldAgain(t, a, first)
+	writesSeen(t, b, a, 1)
+	if n := b.InstanceWaitsGivenUp(); n != 0 {
+		t.Fatalf("%d writes stopped waiting for the instances", n)
+	}
+}
+
+// writesSeen makes n writes on w, each seen on r the moment it returns.
+func writesSeen(t *testing.T, w, r *store.DB, n int) {
+	t.Helper()
+	for i := range n {
+		before := generation(t, r)
+		touch(t, w)
+		if generation(t, r) == before {
+			t.Fatalf("write %d is not seen on the other instance", i)
 		}
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for a.LeaseListener() == first || !a.LeaseTrusted() {
+}
+
+// heldAgain waits until db's lease holds on a listening connection other than the backend old.
+func heldAgain(t *testing.T, db *store.DB, old uint32) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); db.LeaseListener() == old || !db.LeaseTrusted(); {
 		if time.Now().After(deadline) {
 			t.Fatal("the lease did not hold again on a new connection within 10s")
 		}
 		time.Sleep(5 * time.Millisecond)
-	}
-	ga := generation(t, a)
-	touch(t, b)
-	if generation(t, a) == ga {
-		t.Fatal("a write on b is not seen on a once its lease holds again")
-	}
-	if n := b.InstanceWaitsGivenUp(); n != 0 {
-		t.Fatalf("%d writes stopped waiting for the instances", n)
 	}
 }
 
@@ -233,20 +239,8 @@ func TestLeaseLapsesWhenItsListeningConnectionGoesSilent(t *testing.T) {
 		resume.Stop()
 		syscall.Kill(pid, syscall.SIGCONT)
 	}()
-	for i := range 20 {
-		ga := generation(t, a)
-		touch(t, b)
-		if generation(t, a) == ga {
-			t.Fatalf("write %d on b is not seen on a", i)
-		}
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for int(a.LeaseListener()) == pid || !a.LeaseTrusted() {
-		if time.Now().After(deadline) {
-			t.Fatal("the lease did not hold again on a new connection within 10s")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	writesSeen(t, b, a, 20)
+	heldAgain(t, a, uint32(pid))
 	if n := b.InstanceWaitsGivenUp(); n != 0 {
 		t.Fatalf("%d writes stopped waiting for the instances", n)
 	}

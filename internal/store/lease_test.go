@@ -21,6 +21,17 @@ const (
 	testLeaseSlack = 200 * time.Millisecond
 )
 
+// leaseTestDatabase is a PostgreSQL database of the test's own, which runs in parallel; leases
+// are PostgreSQL's alone, so the test is skipped without one.
+func leaseTestDatabase(t *testing.T) string {
+	t.Helper()
+	if apitest.PostgresURL() == "" {
+		t.Skip("DOCSD_TEST_POSTGRES is not set")
+	}
+	t.Parallel()
+	return apitest.DatabaseURL(t)
+}
+
 // leased opens a migrated database at url whose process holds a lease, once it holds.
 func leased(t *testing.T, url string) *store.DB {
 	t.Helper()
@@ -67,11 +78,7 @@ func touch(t *testing.T, db *store.DB) {
 // yet a write acknowledged on any process, of an instance or not, is seen by every instance
 // the moment it returns. Closing gives the lease's row up.
 func TestLeaseAnswersWithoutAskingAndSeesEveryWrite(t *testing.T) {
-	if apitest.PostgresURL() == "" {
-		t.Skip("DOCSD_TEST_POSTGRES is not set")
-	}
-	t.Parallel()
-	url := apitest.DatabaseURL(t)
+	url := leaseTestDatabase(t)
 	a, b := leased(t, url), leased(t, url)
 
 	asked := a.GenerationRoundTrips()
@@ -128,12 +135,8 @@ func TestLeaseAnswersWithoutAskingAndSeesEveryWrite(t *testing.T) {
 // A write waits for an instance that stopped answering (it died with its row in place) until
 // its lease has run out by the database's clock, and no longer.
 func TestLeaseOfAStoppedInstanceHoldsWritesUntilItRunsOut(t *testing.T) {
-	if apitest.PostgresURL() == "" {
-		t.Skip("DOCSD_TEST_POSTGRES is not set")
-	}
-	t.Parallel()
 	ctx := context.Background()
-	url := apitest.DatabaseURL(t)
+	url := leaseTestDatabase(t)
 	a := leased(t, url)
 	touch(t, a) // the process has seen it is alone
 
@@ -169,12 +172,8 @@ func TestLeaseOfAStoppedInstanceHoldsWritesUntilItRunsOut(t *testing.T) {
 // up, so writes elsewhere go on, and holds a new lease once it listens again: no write
 // acknowledged meanwhile is missed.
 func TestLeaseLapsesWithItsListeningConnection(t *testing.T) {
-	if apitest.PostgresURL() == "" {
-		t.Skip("DOCSD_TEST_POSTGRES is not set")
-	}
-	t.Parallel()
 	ctx := context.Background()
-	url := apitest.DatabaseURL(t)
+	url := leaseTestDatabase(t)
 	a, b := leased(t, url), leased(t, url)
 	first := a.LeaseListener()
 	writesSeen(t, b, a, 10)
@@ -218,11 +217,7 @@ func heldAgain(t *testing.T, db *store.DB, old uint32) {
 // and it no longer hears: it gives its lease up, so writes elsewhere do not wait for it to
 // run out, asks the database meanwhile, and holds a new lease on a new connection.
 func TestLeaseLapsesWhenItsListeningConnectionGoesSilent(t *testing.T) {
-	if apitest.PostgresURL() == "" {
-		t.Skip("DOCSD_TEST_POSTGRES is not set")
-	}
-	t.Parallel()
-	url := apitest.DatabaseURL(t)
+	url := leaseTestDatabase(t)
 	a, b := leased(t, url), leased(t, url)
 	pid := int(a.LeaseListener())
 	comm, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
@@ -250,11 +245,7 @@ func TestLeaseLapsesWhenItsListeningConnectionGoesSilent(t *testing.T) {
 // none registered since it last looked. It looks again once another registers, and keeps
 // looking while that one is there (its writes must wait for it), until it has gone.
 func TestLeaseWriteAloneAsksAfterNoInstance(t *testing.T) {
-	if apitest.PostgresURL() == "" {
-		t.Skip("DOCSD_TEST_POSTGRES is not set")
-	}
-	t.Parallel()
-	url := apitest.DatabaseURL(t)
+	url := leaseTestDatabase(t)
 	a := leased(t, url)
 	touch(t, a) // the first write learns who is there
 	asked := a.InstanceAwaits()

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"docsd/internal/apitest"
 	"docsd/internal/store"
 )
 
@@ -138,12 +137,8 @@ func TestGenerationCheckOutlivesTheRequestThatStartedIt(t *testing.T) {
 // commit made before it through another handle (another instance of a fleet), and a check
 // whose connection was lost fails alone, the next one opening another.
 func TestGenerationOnPostgres(t *testing.T) {
-	if apitest.PostgresURL() == "" {
-		t.Skip("DOCSD_TEST_POSTGRES is not set")
-	}
-	t.Parallel()
+	url := postgresTestDatabase(t)
 	ctx := context.Background()
-	url := apitest.DatabaseURL(t)
 	db, other := migratedAt(t, url), migratedAt(t, url)
 	write := func(v string) { t.Helper(); writeSetting(t, other, v) }
 	g0, err := db.Generation(ctx, time.Now(), 1)
@@ -191,12 +186,8 @@ func TestGenerationOnPostgres(t *testing.T) {
 // fails within twice its bound, and once the lock is gone the next check answers, on another
 // connection.
 func TestGenerationCheckOnPostgresIsBounded(t *testing.T) {
-	if apitest.PostgresURL() == "" {
-		t.Skip("DOCSD_TEST_POSTGRES is not set")
-	}
-	t.Parallel()
+	url := postgresTestDatabase(t)
 	ctx := context.Background()
-	url := apitest.DatabaseURL(t)
 	db := migratedAt(t, url)
 	const bound = 300 * time.Millisecond
 	db.SetCheckTimeout(bound)

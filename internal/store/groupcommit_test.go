@@ -343,6 +343,17 @@ func migratedDB(t *testing.T) *store.DB {
 	return migratedAt(t, apitest.DatabaseURL(t))
 }
 
+// postgresTestDatabase is a PostgreSQL database of the test's own, for a test of what
+// PostgreSQL alone does, which runs in parallel; the test is skipped without one.
+func postgresTestDatabase(t *testing.T) string {
+	t.Helper()
+	if apitest.PostgresURL() == "" {
+		t.Skip("DOCSD_TEST_POSTGRES is not set")
+	}
+	t.Parallel()
+	return apitest.DatabaseURL(t)
+}
+
 // migratedAt opens the database at url, migrated, closed when the test ends: called again
 // with the same url, another handle on it, as another instance of a fleet has.
 func migratedAt(t *testing.T, url string) *store.DB {

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"docsd/internal/apitest"
 	"docsd/internal/store"
 )
 
@@ -20,17 +19,6 @@ const (
 	testLeaseRenew = 100 * time.Millisecond
 	testLeaseSlack = 200 * time.Millisecond
 )
-
-// leaseTestDatabase is a PostgreSQL database of the test's own, which runs in parallel; leases
-// are PostgreSQL's alone, so the test is skipped without one.
-func leaseTestDatabase(t *testing.T) string {
-	t.Helper()
-	if apitest.PostgresURL() == "" {
-		t.Skip("DOCSD_TEST_POSTGRES is not set")
-	}
-	t.Parallel()
-	return apitest.DatabaseURL(t)
-}
 
 // leased opens a migrated database at url whose process holds a lease, once it holds.
 func leased(t *testing.T, url string) *store.DB {
@@ -78,7 +66,7 @@ func touch(t *testing.T, db *store.DB) {
 // yet a write acknowledged on any process, of an instance or not, is seen by every instance
 // the moment it returns. Closing gives the lease's row up.
 func TestLeaseAnswersWithoutAskingAndSeesEveryWrite(t *testing.T) {
-	url := leaseTestDatabase(t)
+	url := postgresTestDatabase(t)
 	a, b := leased(t, url), leased(t, url)
 
 	asked := a.GenerationRoundTrips()
@@ -136,7 +124,7 @@ func TestLeaseAnswersWithoutAskingAndSeesEveryWrite(t *testing.T) {
 // its lease has run out by the database's clock, and no longer.
 func TestLeaseOfAStoppedInstanceHoldsWritesUntilItRunsOut(t *testing.T) {
 	ctx := context.Background()
-	url := leaseTestDatabase(t)
+	url := postgresTestDatabase(t)
 	a := leased(t, url)
 	touch(t, a) // the process has seen it is alone
 
@@ -173,7 +161,7 @@ func TestLeaseOfAStoppedInstanceHoldsWritesUntilItRunsOut(t *testing.T) {
 // acknowledged meanwhile is missed.
 func TestLeaseLapsesWithItsListeningConnection(t *testing.T) {
 	ctx := context.Background()
-	url := leaseTestDatabase(t)
+	url := postgresTestDatabase(t)
 	a, b := leased(t, url), leased(t, url)
 	first := a.LeaseListener()
 	writesSeen(t, b, a, 10)
@@ -217,7 +205,7 @@ func heldAgain(t *testing.T, db *store.DB, old uint32) {
 // and it no longer hears: it gives its lease up, so writes elsewhere do not wait for it to
 // run out, asks the database meanwhile, and holds a new lease on a new connection.
 func TestLeaseLapsesWhenItsListeningConnectionGoesSilent(t *testing.T) {
-	url := leaseTestDatabase(t)
+	url := postgresTestDatabase(t)
 	a, b := leased(t, url), leased(t, url)
 	pid := int(a.LeaseListener())
 	comm, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
@@ -245,7 +233,7 @@ func TestLeaseLapsesWhenItsListeningConnectionGoesSilent(t *testing.T) {
 // none registered since it last looked. It looks again once another registers, and keeps
 // looking while that one is there (its writes must wait for it), until it has gone.
 func TestLeaseWriteAloneAsksAfterNoInstance(t *testing.T) {
-	url := leaseTestDatabase(t)
+	url := postgresTestDatabase(t)
 	a := leased(t, url)
 	touch(t, a) // the first write learns who is there
 	asked := a.InstanceAwaits()
